@@ -1,0 +1,128 @@
+// The contracts every harness package implements: a Codec (native text ⇄
+// native body ⇄ Common) and, for harnesses that keep sessions on disk, a
+// Store. Conversions report what they could not carry through `onWarning`;
+// they never drop it silently.
+import type { Transcript } from "./model.js";
+
+/** Known harness ids; a harness package may add its own. */
+export type HarnessId = "amp" | "stream_json" | "claude_code" | "common" | (string & {});
+
+export type WarningKind = "unsupported" | "degraded" | "other";
+
+/** One kind of loss that occurred in a conversion, with how often. */
+export interface Warning {
+  kind: WarningKind;
+  /** Stable id of the loss, one of the codec's `losses` codes. */
+  code: string;
+  /** Human sentence for one occurrence, e.g. "a cancelled tool result became an error result". */
+  message: string;
+  count: number;
+  /** JSON path or location of the first occurrence. */
+  path?: string;
+}
+
+/** A documented representational loss of a codec. */
+export interface Loss {
+  code: string;
+  kind: WarningKind;
+  /** What is lost, in one sentence. */
+  description: string;
+}
+
+export interface ConversionOptions {
+  /** Called once per loss occurrence; `convert` aggregates them. */
+  onWarning?: (warning: Warning) => void;
+  /**
+   * Start time for formats whose lines carry no timestamps (stream-json):
+   * the CLI passes the file's modification time, or now for stdin.
+   */
+  startTime?: Date;
+}
+
+export interface ParseOptions {
+  /** The file the text came from, for error locations. */
+  file?: string;
+}
+
+export interface Codec<
+  Native,
+  ReadOptions extends ConversionOptions = ConversionOptions,
+  WriteOptions extends ConversionOptions = ConversionOptions,
+> {
+  readonly id: HarnessId;
+  readonly displayName: string;
+  /** Cheap sniff for auto-detection; never throws. */
+  detect(text: string): boolean;
+  /** Native text → native body, lossless. Throws only TxcriptError. */
+  parse(text: string, options?: ParseOptions): Native;
+  /** Exact inverse of `parse` for text the harness itself wrote. */
+  serialize(native: Native): string;
+  toCommon(native: Native, options?: ReadOptions): Transcript;
+  fromCommon(transcript: Transcript, options?: WriteOptions): Native;
+  /** Every representational loss, documented. */
+  readonly losses: readonly Loss[];
+}
+
+/** A session a store found, read cheaply (never a whole multi-MB parse). */
+export interface Discovered {
+  harness: HarnessId;
+  id: string;
+  path: string;
+  title?: string;
+  cwd?: string;
+  /** ISO timestamp of the last change (file modification time when nothing better). */
+  updatedAt: string;
+  messageCount?: number;
+}
+
+/** A file a store skipped during discovery, and why. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export interface SaveOptions {
+  overwrite?: boolean;
+}
+
+export interface Store<Native> {
+  readonly harness: HarnessId;
+  readonly root: string;
+  /** Skipped files are reported through `onSkip`, never thrown. */
+  discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered>;
+  load(id: string): Promise<Native>;
+  save(native: Native, options?: SaveOptions): Promise<{ id: string; path: string }>;
+  delete(id: string): Promise<void>;
+}
+
+/** The aggregated warnings of one conversion. */
+export class WarningCollector {
+  readonly #byCode = new Map<string, Warning>();
+
+  readonly add = (warning: Warning): void => {
+    const known = this.#byCode.get(warning.code);
+    if (known) known.count += warning.count;
+    else this.#byCode.set(warning.code, { ...warning });
+  };
+
+  get warnings(): Warning[] {
+    return [...this.#byCode.values()];
+  }
+}
+
+/** Report `count` occurrences of a codec's loss through the options' callback. */
+export function warn(
+  options: ConversionOptions | undefined,
+  loss: Loss,
+  message: string,
+  path?: string,
+  count = 1,
+): void {
+  options?.onWarning?.({
+    kind: loss.kind,
+    code: loss.code,
+    message,
+    count,
+    ...(path === undefined ? {} : { path }),
+  });
+}

@@ -1,0 +1,84 @@
+// The Common document: the versioned JSON form of a Transcript that
+// `txcript export` writes and `convert --from common` reads. It is the
+// identity codec, so core proves its own law suite on it.
+import { z } from "zod";
+import type { Codec, Loss, ParseOptions } from "./codec.js";
+import { jsonPath, TxcriptError } from "./errors.js";
+import { isJsonObject, parseJson, quote, stringifyJson } from "./json.js";
+import { Message, Meta, type Transcript } from "./model.js";
+
+export const commonFormat = "txcript.common/v1";
+
+export const CommonDocument = z.strictObject({
+  format: z.literal(commonFormat),
+  meta: Meta,
+  messages: z.array(Message),
+});
+export type CommonDocument = { format: typeof commonFormat } & Transcript;
+
+/** Validate an unknown value as a Transcript; errors carry the JSON path of the first problem. */
+export function validateTranscript(
+  value: unknown,
+  options: { harness?: string; file?: string } = {},
+): Transcript {
+  const result = z.strictObject({ meta: Meta, messages: z.array(Message) }).safeParse(value);
+  if (result.success) return value as Transcript;
+  throw zodError(result.error, options);
+}
+
+function zodError(error: z.ZodError, options: { harness?: string; file?: string }): TxcriptError {
+  const issue = error.issues[0];
+  const path = jsonPath(
+    (issue?.path ?? []).map((segment) => (typeof segment === "symbol" ? String(segment) : segment)),
+  );
+  return new TxcriptError(
+    "INVALID_DOCUMENT",
+    `not a valid Common document: ${issue?.message ?? "invalid"}`,
+    {
+      harness: options.harness ?? "common",
+      location: { ...(options.file === undefined ? {} : { file: options.file }), path },
+      cause: error,
+    },
+  );
+}
+
+export const commonLosses: readonly Loss[] = [];
+
+export const commonCodec: Codec<CommonDocument> = {
+  id: "common",
+  displayName: "Common document",
+  losses: commonLosses,
+  detect(text) {
+    return /^\s*\{[\s\S]{0,64}"format"\s*:\s*"txcript\.common\//.test(text.slice(0, 200));
+  },
+  parse(text, options: ParseOptions = {}) {
+    const value = parseJson(text, { harness: "common", ...options });
+    if (!isJsonObject(value) || value.format !== commonFormat) {
+      throw new TxcriptError(
+        "INVALID_DOCUMENT",
+        `not a Common document: expected "format": "${commonFormat}"`,
+        {
+          harness: "common",
+          location: {
+            ...(options.file === undefined ? {} : { file: options.file }),
+            path: "$.format",
+          },
+          hint: `got ${quote(text, 80)}`,
+        },
+      );
+    }
+    const result = CommonDocument.safeParse(value);
+    if (!result.success) throw zodError(result.error, options);
+    // The validated input itself, not zod's rebuilt copy: key order survives.
+    return value as unknown as CommonDocument;
+  },
+  serialize(document) {
+    return `${stringifyJson(document, 2, "common")}\n`;
+  },
+  toCommon(document) {
+    return { meta: document.meta, messages: document.messages };
+  },
+  fromCommon(transcript) {
+    return { format: commonFormat, meta: transcript.meta, messages: transcript.messages };
+  },
+};

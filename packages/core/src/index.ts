@@ -1,0 +1,67 @@
+// @txcript/core: the Common model, the canonical tools, the codec and store
+// contracts, conversion through Common, the text projection, and the shared
+// file and JSON primitives. Arbitraries and the law suite live in the
+// `./arbitraries` and `./testing` subpaths so this entry needs only zod.
+export type {
+  Codec,
+  ConversionOptions,
+  Discovered,
+  HarnessId,
+  Loss,
+  ParseOptions,
+  SaveOptions,
+  SkippedFile,
+  Store,
+  Warning,
+  WarningKind,
+} from "./codec.js";
+export { WarningCollector, warn } from "./codec.js";
+export { CommonDocument, commonCodec, commonFormat, validateTranscript } from "./common-codec.js";
+export type { ConvertOptions, ConvertResult } from "./convert.js";
+export { convert, toTranscript } from "./convert.js";
+export type { TxcriptErrorCode, TxcriptErrorLocation, TxcriptErrorOptions } from "./errors.js";
+export { errorCodes, jsonPath, TxcriptError } from "./errors.js";
+export type { WriteAtomicOptions } from "./files.js";
+export { assertInside, ioError, readHead, readTextFile, writeFileAtomic } from "./files.js";
+export type { Json, JsonObject, ParseJsonOptions } from "./json.js";
+export {
+  isJsonObject,
+  jsonEqual,
+  lineAndColumn,
+  ownValue,
+  parseJson,
+  quote,
+  stringifyJson,
+} from "./json.js";
+export { commonJsonSchema } from "./json-schema.js";
+export type { BlockType, CanonicalStopReason } from "./model.js";
+export {
+  Block,
+  canonicalStopReasons,
+  ImageBlock,
+  Message,
+  Meta,
+  Role,
+  StopReason,
+  TextBlock,
+  ThinkingBlock,
+  Timestamp,
+  ToolResultBlock,
+  ToolUseBlock,
+  Transcript,
+  Usage,
+} from "./model.js";
+export type { MessageRange, ToTextOptions } from "./text.js";
+export { resolveRange, toText } from "./text.js";
+export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
+export {
+  fromCanonical,
+  JsonValue,
+  RawToolSchema,
+  ToolSchema,
+  toCanonical,
+  toolInputSchemas,
+  toolName,
+  typedToolNames,
+} from "./tools.js";
+export { isUuid, uuidV5 } from "./uuid.js";

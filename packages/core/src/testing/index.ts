@@ -1,0 +1,212 @@
+// The reusable law suite every codec passes (DESIGN.md): native
+// losslessness, the Common fixpoint through a documented `project`,
+// idempotence, totality, and cross-harness signature preservation. Codecs
+// state their losses in `project`; the generator is never narrowed.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { transcriptArbitrary } from "../arbitraries/index.js";
+import type { Codec, ConversionOptions } from "../codec.js";
+import { TxcriptError } from "../errors.js";
+import type { Transcript } from "../model.js";
+import { signature } from "./signature.js";
+
+export { type SignatureEntry, signature } from "./signature.js";
+
+/** Generated cases per property: TXCRIPT_LAW_RUNS, else 1000 (the CI budget). */
+export function lawRuns(fallback = 1000): number {
+  const fromEnvironment = Number(process.env.TXCRIPT_FUZZ_RUNS ?? process.env.TXCRIPT_LAW_RUNS);
+  return Number.isFinite(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : fallback;
+}
+
+/** fast-check parameters shared by the laws: run count and a reproducible seed from TXCRIPT_SEED. */
+export function lawParameters(numRuns = lawRuns()): fc.Parameters<unknown> {
+  const seed = Number(process.env.TXCRIPT_SEED);
+  return { numRuns, ...(Number.isInteger(seed) ? { seed } : {}) };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the suite takes codecs of any native body
+export type AnyCodec = Codec<any, any, any>;
+
+export interface NativeSample {
+  name: string;
+  text: string;
+}
+
+export interface CodecLawsOptions {
+  codec: AnyCodec;
+  /** The codec's documented normalization: what toCommon(fromCommon(c)) must equal. */
+  project: (transcript: Transcript) => Transcript;
+  /** Texts the harness itself wrote (fixtures, real captures) for law 1. */
+  samples?: () => NativeSample[];
+  /** Options for toCommon (a fixed startTime for formats without timestamps, say). */
+  readOptions?: ConversionOptions & Record<string, unknown>;
+  writeOptions?: ConversionOptions & Record<string, unknown>;
+  /** Override the Common generator's size (never its kinds). */
+  arbitrary?: fc.Arbitrary<Transcript>;
+  numRuns?: number;
+  /** A name for the describe blocks, when one codec runs the suite twice (two dialects). */
+  label?: string;
+}
+
+/** Native → Common → native → Common, all through text, as a user's file would go. */
+export function throughText(
+  codec: AnyCodec,
+  transcript: Transcript,
+  options: Pick<CodecLawsOptions, "readOptions" | "writeOptions"> = {},
+): { text: string; transcript: Transcript } {
+  const text = codec.serialize(codec.fromCommon(transcript, options.writeOptions));
+  return { text, transcript: codec.toCommon(codec.parse(text), options.readOptions) };
+}
+
+function expectOnlyTxcriptErrors(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    if (!TxcriptError.isInstance(error))
+      throw new Error(`parse threw a non-TxcriptError: ${String(error)}`, { cause: error });
+    expect(error.code).toBeTypeOf("string");
+  }
+}
+
+const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
+
+/** Registers the five laws for one codec as vitest describe blocks. */
+export function describeCodecLaws(options: CodecLawsOptions): void {
+  const { codec, project } = options;
+  const arbitrary = options.arbitrary ?? transcriptArbitrary();
+  const parameters = lawParameters(options.numRuns ?? lawRuns());
+  const name = options.label ?? codec.id;
+
+  describe(`${name}: serialize(parse(s)) = s`, () => {
+    const samples = options.samples?.() ?? [];
+    for (const sample of samples) {
+      it(`is byte-exact for ${sample.name}`, () => {
+        expect(codec.serialize(codec.parse(sample.text))).toBe(sample.text);
+      });
+    }
+    it("is byte-exact for every document fromCommon writes", () => {
+      fc.assert(
+        fc.property(arbitrary, (transcript) => {
+          const text = codec.serialize(codec.fromCommon(transcript, options.writeOptions));
+          expect(codec.serialize(codec.parse(text))).toBe(text);
+        }),
+        parameters,
+      );
+    });
+  });
+
+  describe(`${name}: toCommon(fromCommon(c)) = project(c)`, () => {
+    it("holds for generated transcripts, through text", () => {
+      fc.assert(
+        fc.property(arbitrary, (transcript) => {
+          expect(throughText(codec, transcript, options).transcript).toEqual(project(transcript));
+        }),
+        parameters,
+      );
+    });
+    it("project is itself idempotent", () => {
+      fc.assert(
+        fc.property(arbitrary, (transcript) => {
+          expect(project(project(transcript))).toEqual(project(transcript));
+        }),
+        parameters,
+      );
+    });
+  });
+
+  describe(`${name}: fromCommon(toCommon(fromCommon(c))) = fromCommon(c)`, () => {
+    it("serializes to the same text the second time", () => {
+      fc.assert(
+        fc.property(arbitrary, (transcript) => {
+          const first = codec.serialize(codec.fromCommon(transcript, options.writeOptions));
+          const again = codec.serialize(
+            codec.fromCommon(
+              codec.toCommon(codec.parse(first), options.readOptions),
+              options.writeOptions,
+            ),
+          );
+          expect(again).toBe(first);
+        }),
+        parameters,
+      );
+    });
+  });
+
+  describe(`${name}: parse is total`, () => {
+    it("returns or throws TxcriptError for any string", () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.string(),
+            fc.string({ unit: "binary" }),
+            fc.json(),
+            fc.jsonValue().map((value) => JSON.stringify(value)),
+          ),
+          (text) => {
+            expectOnlyTxcriptErrors(() => {
+              const native = codec.parse(text);
+              codec.toCommon(native, options.readOptions);
+            });
+          },
+        ),
+        parameters,
+      );
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
+    });
+    it("returns or throws TxcriptError for cut and spliced documents it wrote", () => {
+      fc.assert(
+        fc.property(arbitrary, fc.nat(), fc.nat(), (transcript, cutAt, spliceAt) => {
+          const text = codec.serialize(codec.fromCommon(transcript, options.writeOptions));
+          const cut = text.slice(0, cutAt % (text.length + 1));
+          const spliced =
+            text.slice(0, spliceAt % (text.length + 1)) +
+            '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}';
+          for (const candidate of [cut, spliced]) {
+            expectOnlyTxcriptErrors(() =>
+              codec.toCommon(codec.parse(candidate), options.readOptions),
+            );
+          }
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        }),
+        parameters,
+      );
+    });
+  });
+}
+
+export interface HarnessUnderTest {
+  codec: AnyCodec;
+  project: (transcript: Transcript) => Transcript;
+  readOptions?: ConversionOptions & Record<string, unknown>;
+  writeOptions?: ConversionOptions & Record<string, unknown>;
+  label?: string;
+}
+
+/**
+ * Law 5: for every ordered pair A → B, converting A's text to B keeps the
+ * conversation's signature within what both model: sig(B(A(c))) = sig(projectB(projectA(c))).
+ */
+export function describeCrossHarnessLaws(
+  harnesses: HarnessUnderTest[],
+  options: { numRuns?: number; arbitrary?: fc.Arbitrary<Transcript> } = {},
+): void {
+  const arbitrary = options.arbitrary ?? transcriptArbitrary();
+  const parameters = lawParameters(options.numRuns ?? lawRuns());
+  for (const from of harnesses) {
+    for (const to of harnesses) {
+      if (from === to) continue;
+      describe(`cross-harness: ${from.label ?? from.codec.id} → ${to.label ?? to.codec.id}`, () => {
+        it("keeps the conversation signature", () => {
+          fc.assert(
+            fc.property(arbitrary, (transcript) => {
+              const viaFrom = throughText(from.codec, transcript, from).transcript;
+              const viaTo = throughText(to.codec, viaFrom, to).transcript;
+              expect(signature(viaTo)).toEqual(signature(to.project(from.project(transcript))));
+            }),
+            parameters,
+          );
+        });
+      });
+    }
+  }
+}
