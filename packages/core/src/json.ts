@@ -3,6 +3,7 @@
 // line and column, and hostile depth (a RangeError from the engine) becomes a
 // TOO_LARGE error instead of escaping.
 import { TxcriptError, type TxcriptErrorLocation } from "./errors.js";
+import { jsonErrorOffset } from "./json-error-offset.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -52,17 +53,20 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): Json {
       });
     }
     const message = cause instanceof Error ? cause.message : String(cause);
-    const position = /position (\d+)/.exec(message);
-    if (position) {
-      const { line, column } = lineAndColumn(text, Number(position[1]));
+    const offset = jsonErrorOffset(text);
+    if (offset >= 0) {
+      const { line, column } = lineAndColumn(text, offset);
       location.line = (options.line ?? 1) + line - 1;
       location.column = column;
     } else if (options.line !== undefined) {
       location.line = options.line;
     }
-    const detail = message
-      .replace(/^JSON\.parse: /, "")
-      .replace(/ in JSON at position \d+.*$/s, "");
+    const detail =
+      offset >= 0 && offset < text.length
+        ? `unexpected ${quote(text.slice(offset, offset + 1))}`
+        : offset >= 0
+          ? "unexpected end of input"
+          : message;
     throw new TxcriptError("INVALID_JSON", `not valid JSON: ${detail}`, {
       ...(options.harness === undefined ? {} : { harness: options.harness }),
       location,

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { TxcriptError } from "./errors.js";
+import { jsonEqual, lineAndColumn, parseJson, stringifyJson } from "./json.js";
+
+function caught(run: () => unknown): TxcriptError {
+  try {
+    run();
+  } catch (error) {
+    if (TxcriptError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("parseJson", () => {
+  it("reports the line and column of a syntax error", () => {
+    const error = caught(() => parseJson('{\n  "a": 1,\n  "b": tru\n}', { file: "x.json" }));
+    expect(error.code).toBe("INVALID_JSON");
+    expect(error.location.file).toBe("x.json");
+    expect(error.location.line).toBe(3);
+  });
+  it("offsets lines for JSONL callers", () => {
+    expect(caught(() => parseJson("{oops", { line: 40 })).location.line).toBe(40);
+  });
+  it("keeps __proto__ as an own data key and never touches Object.prototype", () => {
+    const value = parseJson('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+  it("reports hostile depth on write as TOO_LARGE", () => {
+    let deep: unknown = 1;
+    for (let index = 0; index < 200_000; index += 1) deep = [deep];
+    expect(caught(() => stringifyJson(deep)).code).toBe("TOO_LARGE");
+  });
+});
+
+describe("lineAndColumn", () => {
+  it("is 1-based", () => {
+    expect(lineAndColumn("ab\ncd", 0)).toEqual({ line: 1, column: 1 });
+    expect(lineAndColumn("ab\ncd", 4)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe("jsonEqual", () => {
+  it("compares key order only when asked", () => {
+    expect(jsonEqual({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1, b: 2 }, { b: 2, a: 1 }, true)).toBe(false);
+    expect(jsonEqual([1, { a: null }], [1, { a: null }], true)).toBe(true);
+    expect(jsonEqual([1], [1, 2])).toBe(false);
+  });
+});
+
+describe("jsonErrorOffset", () => {
+  it("agrees with JSON.parse on validity for arbitrary and cut JSON", async () => {
+    const fc = (await import("fast-check")).default;
+    const { jsonErrorOffset } = await import("./json-error-offset.js");
+    fc.assert(
+      fc.property(fc.json(), fc.nat(), fc.string(), (text, at, insert) => {
+        const candidates = [text, text.slice(0, at % (text.length + 1)), text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1))];
+        for (const candidate of candidates) {
+          let valid = true;
+          try {
+            JSON.parse(candidate);
+          } catch {
+            valid = false;
+          }
+          expect(jsonErrorOffset(candidate) === -1).toBe(valid);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
