@@ -43,7 +43,9 @@ export function jsonErrorOffset(text: string): number {
       index += 1;
       return true;
     }
-    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(index, index + 400));
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      text.slice(index, index + 400),
+    );
     if (!literal) return false;
     index += literal[0].length;
     return true;
@@ -55,7 +57,10 @@ export function jsonErrorOffset(text: string): number {
     if (expectValue) {
       skip();
       const top = stack.at(-1);
-      if (justOpened && ((top === "array" && text[index] === "]") || (top === "object" && text[index] === "}"))) {
+      if (
+        justOpened &&
+        ((top === "array" && text[index] === "]") || (top === "object" && text[index] === "}"))
+      ) {
         stack.pop();
         index += 1;
         expectValue = false;

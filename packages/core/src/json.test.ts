@@ -56,7 +56,11 @@ describe("jsonErrorOffset", () => {
     const { jsonErrorOffset } = await import("./json-error-offset.js");
     fc.assert(
       fc.property(fc.json(), fc.nat(), fc.string(), (text, at, insert) => {
-        const candidates = [text, text.slice(0, at % (text.length + 1)), text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1))];
+        const candidates = [
+          text,
+          text.slice(0, at % (text.length + 1)),
+          text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)),
+        ];
         for (const candidate of candidates) {
           let valid = true;
           try {

@@ -75,6 +75,11 @@ function messageHeader(ordinal: number, message: Message): string {
   return parts.join(" ");
 }
 
+function base64Bytes(data: string): number {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
@@ -119,7 +124,7 @@ function blockLines(
       return [
         paint(
           "dim",
-          `  [image ${block.source.mediaType}, ${Math.floor((block.source.data.length * 3) / 4)} bytes]`,
+          `  [image ${block.source.mediaType}, ${base64Bytes(block.source.data)} bytes]`,
         ),
       ];
   }

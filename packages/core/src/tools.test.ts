@@ -1,11 +1,14 @@
-import fc from "fast-check";
 import { jsonArbitrary, jsonObjectArbitrary, typedToolArbitrary } from "@txcript/core/arbitraries";
 import { lawParameters } from "@txcript/core/testing";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Json } from "./json.js";
 import { fromCanonical, toCanonical, toolInputSchemas, typedToolNames } from "./tools.js";
 
-const nameArbitrary = fc.oneof(fc.constantFrom(...typedToolNames, "Raw", "mcp__x__y", "__proto__", "constructor"), fc.string());
+const nameArbitrary = fc.oneof(
+  fc.constantFrom(...typedToolNames, "Raw", "mcp__x__y", "__proto__", "constructor"),
+  fc.string(),
+);
 
 describe("toCanonical(fromCanonical(name, input)) = (name, input)", () => {
   it("holds for any name and any JSON input, key order included", () => {
@@ -23,7 +26,9 @@ describe("toCanonical(fromCanonical(name, input)) = (name, input)", () => {
     fc.assert(
       fc.property(typedToolArbitrary, fc.func(fc.integer()), (tool, order) => {
         const { name, input } = toCanonical(tool);
-        const entries = Object.entries(input as Record<string, Json>).sort(([a], [b]) => order(a) - order(b));
+        const entries = Object.entries(input as Record<string, Json>).sort(
+          ([a], [b]) => order(a) - order(b),
+        );
         const shuffled = Object.fromEntries(entries) as Json;
         const back = toCanonical(fromCanonical(name, shuffled));
         expect(Object.keys(back.input as object)).toEqual(Object.keys(shuffled as object));
@@ -35,11 +40,18 @@ describe("toCanonical(fromCanonical(name, input)) = (name, input)", () => {
 
 describe("fromCanonical", () => {
   it("picks the typed variant for an exact fit", () => {
-    expect(fromCanonical("Read", { file_path: "/a", offset: 3 })).toEqual({ name: "Read", input: { file_path: "/a", offset: 3 } });
+    expect(fromCanonical("Read", { file_path: "/a", offset: 3 })).toEqual({
+      name: "Read",
+      input: { file_path: "/a", offset: 3 },
+    });
     expect(fromCanonical("Bash", { command: "ls", workdir: "/tmp" }).name).toBe("Bash");
   });
   it("falls back to Raw on an unknown key, a wrong type or a missing key", () => {
-    expect(fromCanonical("Read", { file_path: "/a", pages: "1" })).toEqual({ name: "Raw", toolName: "Read", input: { file_path: "/a", pages: "1" } });
+    expect(fromCanonical("Read", { file_path: "/a", pages: "1" })).toEqual({
+      name: "Raw",
+      toolName: "Read",
+      input: { file_path: "/a", pages: "1" },
+    });
     expect(fromCanonical("Read", { file_path: 1 }).name).toBe("Raw");
     expect(fromCanonical("Write", { file_path: "/a" }).name).toBe("Raw");
     expect(fromCanonical("Read", { file_path: "/a", offset: 1.5 }).name).toBe("Raw");
@@ -56,7 +68,20 @@ describe("fromCanonical", () => {
     expect(fromCanonical("constructor", {}).name).toBe("Raw");
   });
   it("has a schema for every tool the issue names", () => {
-    for (const name of ["Read", "Write", "Edit", "MultiEdit", "Bash", "Glob", "Grep", "WebFetch", "WebSearch", "TodoWrite", "Task", "Command"]) {
+    for (const name of [
+      "Read",
+      "Write",
+      "Edit",
+      "MultiEdit",
+      "Bash",
+      "Glob",
+      "Grep",
+      "WebFetch",
+      "WebSearch",
+      "TodoWrite",
+      "Task",
+      "Command",
+    ]) {
       expect(Object.hasOwn(toolInputSchemas, name)).toBe(true);
     }
   });
