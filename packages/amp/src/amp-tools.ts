@@ -1,0 +1,248 @@
+// Amp's tool dialect: Amp tool names and inputs ⇄ Common canonical tools.
+// Public API, shared with @txcript/stream-json (Amp's --stream-json output
+// uses the same names and inputs). A typed tool is produced only when the
+// Amp input maps exactly and maps back to the identical input; anything else
+// is Raw, untouched. This module knows nothing about thread documents.
+import {
+  fromCanonical,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  jsonEqual,
+  type Tool,
+  type TypedTool,
+  type TypedToolName,
+} from "@txcript/core";
+
+/**
+ * Which spelling of the shell tool `ampToolFromCommon` writes. `legacy`
+ * (`Bash {cmd, cwd}`) is what the era-matched CLI 0.0.1768018268 knows
+ * (its bundle has no `shell_command`); `modern` (`shell_command {command,
+ * workdir}`) is what CLI 0.0.1785… wrote in the real export. Every other
+ * tool has one spelling in both eras.
+ */
+export type AmpToolEra = "legacy" | "modern";
+
+export interface AmpToolOptions {
+  /** Default `legacy`. */
+  era?: AmpToolEra;
+}
+
+/** One Amp tool and how its input keys map onto a canonical tool's. */
+interface Dialect {
+  ampName: string;
+  canonical: TypedToolName;
+  /** Amp input → canonical input, or undefined when a key has no counterpart. */
+  decode(input: JsonObject): JsonObject | undefined;
+  /** Canonical input → Amp input, or undefined when a key has no counterpart. */
+  encode(input: JsonObject): JsonObject | undefined;
+}
+
+/** Build an object from trusted (allow-listed) keys in order; never a prototype setter. */
+function objectFrom(entries: [string, Json][]): JsonObject {
+  const object = JSON.parse("{}") as JsonObject;
+  for (const [key, value] of entries)
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return object;
+}
+
+/** Rename keys one-to-one (values untouched), keeping the input's key order. */
+function renameKeys(input: JsonObject, names: ReadonlyMap<string, string>): JsonObject | undefined {
+  const entries: [string, Json][] = [];
+  for (const key of Object.keys(input)) {
+    const renamed = names.get(key);
+    if (renamed === undefined) return undefined;
+    entries.push([renamed, input[key] as Json]);
+  }
+  return objectFrom(entries);
+}
+
+function renaming(ampName: string, canonical: TypedToolName, pairs: [string, string][]): Dialect {
+  const toCanonicalKeys = new Map(pairs);
+  const toAmpKeys = new Map(pairs.map(([amp, common]) => [common, amp]));
+  return {
+    ampName,
+    canonical,
+    decode: (input) => renameKeys(input, toCanonicalKeys),
+    encode: (input) => renameKeys(input, toAmpKeys),
+  };
+}
+
+/**
+ * `Read {path, read_range: [first, last]}` (1-based, inclusive) ⇄
+ * `Read {file_path, offset: first, limit: last - first + 1}`. Only both of
+ * offset and limit together have a read_range spelling.
+ */
+const readDialect: Dialect = {
+  ampName: "Read",
+  canonical: "Read",
+  decode(input) {
+    const entries: [string, Json][] = [];
+    for (const key of Object.keys(input)) {
+      const value = input[key] as Json;
+      if (key === "path") entries.push(["file_path", value]);
+      else if (key === "read_range") {
+        if (!Array.isArray(value) || value.length !== 2) return undefined;
+        const [first, last] = value;
+        if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return undefined;
+        const limit = (last as number) - (first as number) + 1;
+        if (!Number.isSafeInteger(limit)) return undefined;
+        entries.push(["offset", first as number], ["limit", limit]);
+      } else return undefined;
+    }
+    return objectFrom(entries);
+  },
+  encode(input) {
+    const entries: [string, Json][] = [];
+    const offset = input.offset;
+    const limit = input.limit;
+    for (const key of Object.keys(input)) {
+      if (key === "file_path") entries.push(["path", input[key] as Json]);
+      else if (key === "offset" || key === "limit") {
+        if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) return undefined;
+        const last = (offset as number) + (limit as number) - 1;
+        if (!Number.isSafeInteger(last)) return undefined;
+        // read_range takes the place of whichever of the two came first.
+        if (!entries.some(([name]) => name === "read_range"))
+          entries.push(["read_range", [offset as number, last]]);
+      } else return undefined;
+    }
+    return objectFrom(entries);
+  },
+};
+
+/** `Grep {caseSensitive}` is the negation of canonical `-i`; other keys keep their names. */
+const grepDialect: Dialect = {
+  ampName: "Grep",
+  canonical: "Grep",
+  decode(input) {
+    const entries: [string, Json][] = [];
+    for (const key of Object.keys(input)) {
+      const value = input[key] as Json;
+      if (key === "pattern" || key === "path" || key === "glob") entries.push([key, value]);
+      else if (key === "caseSensitive" && typeof value === "boolean") entries.push(["-i", !value]);
+      else return undefined;
+    }
+    return objectFrom(entries);
+  },
+  encode(input) {
+    const entries: [string, Json][] = [];
+    for (const key of Object.keys(input)) {
+      const value = input[key] as Json;
+      if (key === "pattern" || key === "path" || key === "glob") entries.push([key, value]);
+      else if (key === "-i" && typeof value === "boolean") entries.push(["caseSensitive", !value]);
+      else return undefined;
+    }
+    return objectFrom(entries);
+  },
+};
+
+const legacyBash = renaming("Bash", "Bash", [
+  ["cmd", "command"],
+  ["cwd", "workdir"],
+]);
+const modernBash = renaming("shell_command", "Bash", [
+  ["command", "command"],
+  ["workdir", "workdir"],
+]);
+
+const dialects: Dialect[] = [
+  legacyBash,
+  modernBash,
+  readDialect,
+  renaming("edit_file", "Edit", [
+    ["path", "file_path"],
+    ["old_str", "old_string"],
+    ["new_str", "new_string"],
+    ["replace_all", "replace_all"],
+  ]),
+  renaming("create_file", "Write", [
+    ["path", "file_path"],
+    ["content", "content"],
+  ]),
+  renaming("glob", "Glob", [["filePattern", "pattern"]]),
+  grepDialect,
+  renaming("todo_write", "TodoWrite", [["todos", "todos"]]),
+  renaming("todo_read", "TodoRead", []),
+  renaming("read_web_page", "WebFetch", [
+    ["url", "url"],
+    ["objective", "prompt"],
+  ]),
+  renaming("Task", "Task", [
+    ["prompt", "prompt"],
+    ["description", "description"],
+  ]),
+];
+
+const byAmpName = new Map(dialects.map((dialect) => [dialect.ampName, dialect]));
+
+function dialectFor(canonical: TypedToolName, era: AmpToolEra): Dialect | undefined {
+  if (canonical === "Bash") return era === "modern" ? modernBash : legacyBash;
+  return dialects.find((dialect) => dialect.canonical === canonical);
+}
+
+/**
+ * An Amp tool call as a Common tool: typed when the input maps exactly (and
+ * maps back to the identical input, key order included), else
+ * `Raw {toolName: name, input}` with the input untouched.
+ */
+export function ampToolToCommon(name: string, input: Json): Tool {
+  const dialect = byAmpName.get(name);
+  if (dialect !== undefined && isJsonObject(input)) {
+    const canonicalInput = dialect.decode(input);
+    if (canonicalInput !== undefined) {
+      const tool = fromCanonical(dialect.canonical, canonicalInput);
+      const back = tool.name === "Raw" ? undefined : dialect.encode(canonicalInput);
+      if (back !== undefined && jsonEqual(back, input, true)) return tool;
+    }
+  }
+  return { name: "Raw", toolName: name, input };
+}
+
+/**
+ * The Amp spelling of a typed tool in `era`, when one reads back as the very
+ * same tool; undefined when Amp has no exact spelling for it. Not part of the
+ * package entry: `ampProject` uses it to state which tools come back Raw.
+ */
+export function ampSpelling(
+  tool: TypedTool,
+  era: AmpToolEra = "legacy",
+): { name: string; input: Json } | undefined {
+  const dialect = dialectFor(tool.name, era);
+  if (dialect === undefined) return undefined;
+  const input = dialect.encode(tool.input as JsonObject);
+  if (input === undefined) return undefined;
+  return jsonEqual(ampToolToCommon(dialect.ampName, input), tool)
+    ? { name: dialect.ampName, input }
+    : undefined;
+}
+
+/**
+ * A Common tool as an Amp tool call. A typed tool is written in the era's
+ * Amp spelling (default `legacy`, what the era-matched CLI reads); a typed
+ * tool Amp cannot spell exactly (MultiEdit, LS, Bash with a timeout, Read
+ * with only an offset, ...) is written under its canonical name with its
+ * canonical input and reads back as `Raw {toolName: name, input}`. A Raw tool
+ * is written untouched, except a Raw pair that is itself an Amp spelling of
+ * a typed tool, which is written in the era's spelling of that tool.
+ */
+export function ampToolFromCommon(
+  tool: Tool,
+  options: AmpToolOptions = {},
+): { name: string; input: Json } {
+  const era = options.era ?? "legacy";
+  if (tool.name === "Raw") {
+    const read = ampToolToCommon(tool.toolName, tool.input);
+    if (read.name !== "Raw") {
+      const spelled = ampSpelling(read, era);
+      if (spelled !== undefined) return spelled;
+    }
+    return { name: tool.toolName, input: tool.input };
+  }
+  return ampSpelling(tool, era) ?? { name: tool.name, input: tool.input as Json };
+}

@@ -1,0 +1,6 @@
+import { expect, it } from "vitest";
+import * as amp from "./index.js";
+
+it("exports exactly the public API", () => {
+  expect(Object.keys(amp).sort()).toEqual(["ampToolFromCommon", "ampToolToCommon"]);
+});
