@@ -1,0 +1,24 @@
+// Bundles the `txcript` bin with esbuild: workspace packages (from their
+// TypeScript source), zod and fast-check are inlined, so the published bin
+// has no runtime dependencies and starts fast. Code splitting keeps
+// `--version` from loading anything but the entry chunk.
+import { chmod, readFile, rm } from "node:fs/promises";
+import { build } from "esbuild";
+
+const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
+await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { txcript: "src/bin.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  conditions: ["@txcript/source"],
+  define: { TXCRIPT_VERSION: JSON.stringify(version) },
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "linked",
+  logLevel: "warning",
+});
+await chmod(new URL("./dist/txcript.js", import.meta.url), 0o755);

@@ -1,0 +1,209 @@
+// What each command accepts, as data: the option table drives argument
+// parsing and the help text alike, so `--help` cannot drift from the
+// parser. docs/cli.md quotes these help texts; a test keeps them equal.
+
+export interface OptionSpec {
+  name: string;
+  short?: string;
+  /** Takes a value (shown in help as `--name VALUE`). */
+  value?: string;
+  multiple?: boolean;
+  description: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Paragraphs after the usage line. */
+  details: string[];
+  options: OptionSpec[];
+  /** Lines of example commands, each with a trailing `# comment`. */
+  examples: string[];
+  /** Positional arguments: [least, most]. */
+  positionals: [number, number];
+}
+
+const help: OptionSpec = { name: "help", short: "h", description: "show this help" };
+const debug: OptionSpec = { name: "debug", description: "print a stack trace with an error" };
+const force: OptionSpec = {
+  name: "force",
+  short: "f",
+  description: "replace an existing output file",
+};
+
+export const commandSpecs: CommandSpec[] = [
+  {
+    name: "list",
+    summary: "sessions across every store, newest first",
+    usage: "txcript list [--from H] [--json] [--limit N] [--cwd DIR]",
+    details: [
+      "Lists the sessions in every harness store (Amp threads, Claude Code projects),",
+      "newest first: updated time, harness, id, message count where cheap, title, cwd.",
+      "Files a store cannot read are skipped and summarized on stderr, never fatal.",
+    ],
+    options: [
+      { name: "from", value: "H", description: "only this harness's store" },
+      { name: "json", description: "print a JSON array instead of a table" },
+      { name: "limit", short: "n", value: "N", description: "at most N sessions" },
+      { name: "cwd", value: "DIR", description: "only sessions recorded in DIR" },
+      help,
+      debug,
+    ],
+    examples: [
+      "txcript list                       # everything, newest first",
+      "txcript list --from claude --limit 5",
+      "txcript list --cwd . --json        # sessions of this directory, as JSON",
+    ],
+    positionals: [0, 0],
+  },
+  {
+    name: "view",
+    summary: "the compact numbered text of a session",
+    usage: "txcript view <ref>[#range] [--from H]",
+    details: [
+      "<ref> is a session id (a unique prefix is enough), a file, or - for stdin.",
+      "Ranges use the printed ordinals: #7, #5-12, #5- (from 5 on), #-10 (up to 10).",
+      "Colour only on a terminal; NO_COLOR turns it off.",
+    ],
+    options: [
+      { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
+      help,
+      debug,
+    ],
+    examples: [
+      "txcript view T-0199aaaa            # an Amp thread by id prefix",
+      "txcript view session.jsonl#5-12    # messages 5 to 12 of a file",
+      "amp -x 'hi' --stream-json | txcript view -",
+    ],
+    positionals: [1, 1],
+  },
+  {
+    name: "convert",
+    summary: "native → native through Common",
+    usage:
+      "txcript convert <ref|file|-> --to H [--from H] [-o FILE] [--force]\n       txcript convert <dir> --to H --out DIR [--from H] [--force]",
+    details: [
+      "Reads a session in one harness's format and writes it in another's. The input",
+      "format is detected unless --from names it. Losses that occurred are printed",
+      "on stderr with counts. Without -o the result goes to stdout.",
+      "Given a directory, converts every .json/.jsonl file under it into --out,",
+      "reports bad files without stopping, and exits 1 if any failed.",
+    ],
+    options: [
+      { name: "to", short: "t", value: "H", description: "the target harness (required)" },
+      { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
+      { name: "output", short: "o", value: "FILE", description: "write to FILE (atomically)" },
+      { name: "out", value: "DIR", description: "the output directory (directory input)" },
+      {
+        name: "dialect",
+        value: "D",
+        description:
+          "stream-json dialect to write: claude or amp (default: amp from Amp input, else claude)",
+      },
+      force,
+      help,
+      debug,
+    ],
+    examples: [
+      "txcript convert T-0199aaaa --to stream_json -o thread.jsonl",
+      "txcript convert thread.jsonl --to amp --from stream-json",
+      "amp -x 'hi' --stream-json | txcript convert - --to claude_code",
+      "txcript convert ~/exports --to common --out ./common   # a whole directory",
+    ],
+    positionals: [1, 1],
+  },
+  {
+    name: "export",
+    summary: "the Common JSON document of a session",
+    usage: "txcript export <ref>[#range] [--from H] [-o FILE] [--force]",
+    details: [
+      "Writes the versioned Common document (txcript.common/v1); `txcript convert",
+      "--from common` reads it back. A range that would cut a tool call from its",
+      "result is refused, naming the nearest valid range.",
+    ],
+    options: [
+      { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
+      { name: "output", short: "o", value: "FILE", description: "write to FILE (atomically)" },
+      force,
+      help,
+      debug,
+    ],
+    examples: [
+      "txcript export T-0199aaaa -o thread.common.json",
+      "txcript export session.jsonl#1-20  # the first 20 messages, to stdout",
+    ],
+    positionals: [1, 1],
+  },
+  {
+    name: "continue",
+    summary: "copy a session into another harness and resume it there",
+    usage: "txcript continue <ref>[#range] --with H [--no-resume] [--out DIR] [--force]",
+    details: [
+      "Writes a copy of the session into H's store and launches H's resume command",
+      "in the session's directory (the current one when that does not exist here).",
+      "The source is never modified. TXCRIPT_<HARNESS>_RESUME_CMD overrides the",
+      "command (a shell template where {id} is the new session id).",
+      "--with amp is refused: current Amp builds are server-authoritative and never",
+      "read local thread files. Harnesses without a store (stream_json, common) are",
+      "refused too. A copy of a range gets its own session id.",
+    ],
+    options: [
+      {
+        name: "with",
+        short: "w",
+        value: "H",
+        description: "the harness to continue in (required)",
+      },
+      { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
+      { name: "no-resume", description: "only write the session; do not launch anything" },
+      {
+        name: "out",
+        value: "DIR",
+        description: "write into this store directory instead of the default",
+      },
+      { name: "force", short: "f", description: "replace a session already written there" },
+      help,
+      debug,
+    ],
+    examples: [
+      "txcript continue T-0199aaaa --with claude_code   # pick an Amp thread up in Claude Code",
+      "txcript continue thread.json#1-8 --with claude --no-resume",
+    ],
+    positionals: [1, 1],
+  },
+  {
+    name: "fixtures",
+    summary: "reproducible native fixtures for fuzz-testing parsers",
+    usage: "txcript fixtures --harness H --count N --seed S --out DIR [--force]",
+    details: [
+      "Generates N sessions from the Common model's generators and writes them in",
+      "H's format. The same seed gives identical bytes; every file passes txcript's",
+      "own parser.",
+    ],
+    options: [
+      { name: "harness", value: "H", description: "the format to write (required)" },
+      { name: "count", short: "n", value: "N", description: "how many files (required)" },
+      { name: "seed", value: "S", description: "an integer seed (required)" },
+      { name: "out", value: "DIR", description: "the output directory (required)" },
+      force,
+      help,
+      debug,
+    ],
+    examples: ["txcript fixtures --harness amp --count 50 --seed 7 --out ./fuzz"],
+    positionals: [0, 0],
+  },
+  {
+    name: "schema",
+    summary: "the JSON Schema of the Common document",
+    usage: "txcript schema",
+    details: ["Prints the JSON Schema (draft 2020-12) that `txcript export` output follows."],
+    options: [help, debug],
+    examples: ["txcript schema > common.schema.json"],
+    positionals: [0, 0],
+  },
+];
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return commandSpecs.find((spec) => spec.name === name);
+}

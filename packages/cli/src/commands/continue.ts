@@ -1,0 +1,122 @@
+// `txcript continue`: write a copy of a session into another harness's
+// store and launch that harness's resume command. Amp and store-less
+// harnesses are refused before anything is written. The source is only read.
+import { spawn } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { TxcriptError, WarningCollector } from "@txcript/core";
+import { type Parsed, requireOption, stringOption } from "../args.js";
+import { findHarness, type Harness } from "../harnesses.js";
+import { readInput, readTranscript } from "../input.js";
+import { type Io, write } from "../io.js";
+import { printWarnings } from "../output.js";
+import { sliceForCopy, splitRange } from "../range.js";
+
+export function resumeVariable(harness: Harness): string {
+  return `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`;
+}
+
+function refuseTarget(target: Harness): void {
+  if (target.continueRefusal) {
+    throw new TxcriptError(
+      "REFUSED",
+      `cannot continue in ${target.id}: ${target.continueRefusal.reason}; nothing was written`,
+      { hint: target.continueRefusal.instead },
+    );
+  }
+  if (!target.store || !target.resumeCommand) {
+    throw new TxcriptError(
+      "REFUSED",
+      `cannot continue in ${target.id}: it keeps no sessions on disk to resume; nothing was written`,
+      { hint: `use \`txcript convert <ref> --to ${target.id}\` for a file in its format` },
+    );
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+export async function continueCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
+  const target = findHarness(requireOption(values, "with", "continue"));
+  refuseTarget(target);
+  const { ref, range } = splitRange(positionals[0] as string);
+  const input = await readInput(ref, io, stringOption(values, "from"));
+  const { transcript, warnings: readWarnings } = readTranscript(input);
+  const collector = new WarningCollector();
+  for (const warning of readWarnings) collector.add(warning);
+  const sliced = sliceForCopy(transcript, range);
+  // A copy of a range is a different conversation: give it its own id.
+  const copy =
+    range === undefined
+      ? sliced
+      : { ...sliced, meta: { ...sliced.meta, id: `${sliced.meta.id}${range.text}` } };
+  const native = target.codec.fromCommon(copy, {
+    ...target.writeOptions?.({ from: input.harness.id }),
+    onWarning: collector.add,
+  });
+  const out = stringOption(values, "out");
+  const store = target.store?.(io.env, out === undefined ? undefined : path.resolve(io.cwd, out));
+  if (!store) throw new Error("unreachable: refuseTarget checked the store");
+  const saved = await store.save(native, { overwrite: values.force === true }).catch((error) => {
+    if (TxcriptError.isInstance(error) && error.code === "CONFLICT") {
+      const id = path.basename(error.location.file ?? "").replace(/\.[^.]*$/, "");
+      throw new TxcriptError("CONFLICT", `this session was already continued in ${target.id}`, {
+        location: error.location,
+        hint: `resume it with \`${(target.resumeCommand?.(id) ?? []).join(" ")}\`, or pass --force to write it again`,
+        cause: error,
+      });
+    }
+    throw error;
+  });
+  await printWarnings(io, collector.warnings);
+  await write(io.stderr, `txcript: wrote ${target.id} session ${saved.id} to ${saved.path}\n`);
+  if (values["no-resume"] === true) {
+    const command = (target.resumeCommand?.(saved.id) ?? []).join(" ");
+    await write(io.stdout, `${command}\n`);
+    return 0;
+  }
+  return launch(io, target, saved.id, transcript.meta.cwd);
+}
+
+async function launch(io: Io, target: Harness, id: string, recordedCwd?: string): Promise<number> {
+  let cwd = io.cwd;
+  if (recordedCwd !== undefined) {
+    const stat = await fs.stat(recordedCwd).catch(() => undefined);
+    if (stat?.isDirectory()) cwd = recordedCwd;
+    else
+      await write(
+        io.stderr,
+        `txcript: the session's directory ${recordedCwd} does not exist here; resuming in ${cwd}\n`,
+      );
+  }
+  const template = io.env[resumeVariable(target)];
+  const argv = target.resumeCommand?.(id) ?? [];
+  const [command, args, shell] =
+    template !== undefined && template.trim() !== ""
+      ? ["/bin/sh", ["-c", template.replaceAll("{id}", shellQuote(id))], true]
+      : [argv[0] ?? "", argv.slice(1), false];
+  await write(
+    io.stderr,
+    `txcript: launching ${shell ? (args[1] ?? "") : argv.join(" ")} in ${cwd}\n`,
+  );
+  return new Promise<number>((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: io.env });
+    child.on("error", (cause) => {
+      const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
+      reject(
+        new TxcriptError(
+          "IO",
+          missing
+            ? `cannot launch ${command}: not found`
+            : `cannot launch ${command}: ${cause.message}`,
+          {
+            hint: `the session is written; run \`${argv.join(" ")}\` in ${cwd} once it is installed, or set ${resumeVariable(target)}`,
+            cause,
+          },
+        ),
+      );
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}

@@ -1,0 +1,163 @@
+// `txcript convert`: native → native through Common, for one session (a
+// file, a stored id, or stdin) or for every session file in a directory.
+// The batch reports a bad file and goes on; any failure makes the exit 1.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  convert,
+  readTextFile,
+  type Transcript,
+  TxcriptError,
+  type Warning,
+  WarningCollector,
+  writeFileAtomic,
+} from "@txcript/core";
+import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
+import { detectHarness, findHarness, type Harness } from "../harnesses.js";
+import { readInput } from "../input.js";
+import { type Io, write } from "../io.js";
+import { printWarnings, writeOutput } from "../output.js";
+import { Progress } from "../progress.js";
+import { formatError } from "../report.js";
+
+/** Native text of `input` in the target harness's format. */
+export function convertText(
+  text: string,
+  from: Harness,
+  to: Harness,
+  context: { file: string; startTime: Date; dialect?: string },
+): { text: string; transcript: Transcript; warnings: Warning[] } {
+  const read = from.readOptions?.({ startTime: context.startTime });
+  const writeOptions = to.writeOptions?.({
+    from: from.id,
+    ...(context.dialect === undefined ? {} : { dialect: context.dialect }),
+  });
+  return convert(text, from.codec, to.codec, {
+    file: context.file,
+    ...(read === undefined ? {} : { read }),
+    ...(writeOptions === undefined ? {} : { write: writeOptions }),
+  });
+}
+
+function dialectOption(values: Values, to: Harness): string | undefined {
+  const dialect = stringOption(values, "dialect");
+  if (dialect !== undefined && to.id !== "stream_json") {
+    throw new TxcriptError("USAGE", "--dialect applies only to --to stream_json", {
+      hint: "drop --dialect, or convert to stream_json",
+    });
+  }
+  if (dialect !== undefined && dialect !== "claude" && dialect !== "amp") {
+    throw new TxcriptError("USAGE", `unknown dialect ${JSON.stringify(dialect)}`, {
+      hint: "expected claude or amp",
+    });
+  }
+  return dialect;
+}
+
+export async function convertCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
+  const to = findHarness(requireOption(values, "to", "convert"));
+  const dialect = dialectOption(values, to);
+  const ref = positionals[0] as string;
+  const from = stringOption(values, "from");
+  const force = values.force === true;
+  const stat =
+    ref === "-" ? undefined : await fs.stat(path.resolve(io.cwd, ref)).catch(() => undefined);
+  if (stat?.isDirectory()) {
+    const out = stringOption(values, "out");
+    if (out === undefined || stringOption(values, "output") !== undefined) {
+      throw new TxcriptError("USAGE", "a directory converts into --out DIR, not -o", {
+        hint: "txcript convert <dir> --to H --out DIR",
+      });
+    }
+    return convertDirectory(io, ref, out, to, { force, from, dialect });
+  }
+  if (stringOption(values, "out") !== undefined) {
+    throw new TxcriptError("USAGE", "--out is for a directory input; use -o FILE for one session", {
+      hint: "see txcript convert --help",
+    });
+  }
+  const input = await readInput(ref, io, from);
+  const result = convertText(input.text, input.harness, to, {
+    file: input.file,
+    startTime: input.startTime,
+    ...(dialect === undefined ? {} : { dialect }),
+  });
+  await writeOutput(io, result.text, stringOption(values, "output"), force);
+  await printWarnings(io, result.warnings);
+  return 0;
+}
+
+/** Every .json / .jsonl file under `root` (dot entries and `skip` excluded), sorted. */
+async function sessionFiles(root: string, skip: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (directory: string) => {
+    const entries = await fs.readdir(directory, { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (path.resolve(full) !== skip) await walk(full);
+      } else if (entry.isFile() && /\.jsonl?$/.test(entry.name)) found.push(full);
+    }
+  };
+  await walk(root);
+  return found.sort();
+}
+
+function outputName(relative: string, to: Harness): string {
+  const stem = relative.replace(/\.jsonl?$/, "");
+  return to.extension.startsWith(".common") && stem.endsWith(".common")
+    ? `${stem.slice(0, -".common".length)}${to.extension}`
+    : `${stem}${to.extension}`;
+}
+
+async function convertDirectory(
+  io: Io,
+  directory: string,
+  out: string,
+  to: Harness,
+  options: { force: boolean; from: string | undefined; dialect: string | undefined },
+): Promise<number> {
+  const root = path.resolve(io.cwd, directory);
+  const outRoot = path.resolve(io.cwd, out);
+  const files = await sessionFiles(root, outRoot);
+  if (files.length === 0) {
+    throw new TxcriptError("NOT_FOUND", "no .json or .jsonl files in the directory", {
+      location: { file: directory },
+    });
+  }
+  const forced = options.from === undefined ? undefined : findHarness(options.from);
+  const collector = new WarningCollector();
+  const progress = new Progress(io, files.length);
+  let failed = 0;
+  for (const [index, file] of files.entries()) {
+    const relative = path.relative(root, file);
+    progress.update(index, relative);
+    try {
+      const text = await readTextFile(file);
+      const from = forced ?? detectHarness(text, relative);
+      const stat = await fs.stat(file);
+      const result = convertText(text, from, to, {
+        file: relative,
+        startTime: stat.mtime,
+        ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+      });
+      const target = path.join(outRoot, outputName(relative, to));
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await writeFileAtomic(target, result.text, { overwrite: options.force });
+      for (const warning of result.warnings) collector.add(warning);
+    } catch (error) {
+      failed += 1;
+      progress.clear();
+      await write(io.stderr, `${formatError(error, { file: relative })}\n`);
+    }
+  }
+  progress.clear();
+  await printWarnings(io, collector.warnings);
+  const converted = files.length - failed;
+  await write(
+    io.stderr,
+    `txcript: converted ${converted} of ${files.length} file${files.length === 1 ? "" : "s"} into ${out}${failed ? `; ${failed} failed` : ""}\n`,
+  );
+  return failed > 0 ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+// `txcript export`: the Common document of a session (or of a range that
+// keeps every tool call with its result), to stdout or a file.
+import { commonCodec } from "@txcript/core";
+import { type Parsed, stringOption } from "../args.js";
+import { readInput, readTranscript } from "../input.js";
+import type { Io } from "../io.js";
+import { printWarnings, writeOutput } from "../output.js";
+import { sliceForCopy, splitRange } from "../range.js";
+
+export async function exportCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
+  const { ref, range } = splitRange(positionals[0] as string);
+  const input = await readInput(ref, io, stringOption(values, "from"));
+  const { transcript, warnings } = readTranscript(input);
+  const copy = sliceForCopy(transcript, range);
+  const text = commonCodec.serialize(commonCodec.fromCommon(copy));
+  await writeOutput(io, text, stringOption(values, "output"), values.force === true);
+  await printWarnings(io, warnings);
+  return 0;
+}

@@ -1,0 +1,100 @@
+// Turning a `<ref>` into a transcript: `-` is stdin, an existing path is a
+// file, anything else is a session id (or a unique prefix of one) looked up
+// across every store. The format comes from --from, the store, or detection.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type Discovered,
+  readTextFile,
+  type Transcript,
+  TxcriptError,
+  toTranscript,
+  type Warning,
+} from "@txcript/core";
+import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
+import { type Io, readAll } from "./io.js";
+
+export interface Input {
+  text: string;
+  harness: Harness;
+  /** The file for error messages; `<stdin>` for stdin. */
+  file: string;
+  /** Start time for formats without timestamps: the file's mtime, or now for stdin. */
+  startTime: Date;
+  /** The store entry, when the ref named a stored session. */
+  discovered?: Discovered;
+}
+
+/** Find one stored session by exact id, else by a unique id prefix. */
+export async function findSession(ref: string, io: Io, only?: Harness): Promise<Discovered> {
+  const exact: Discovered[] = [];
+  const prefixed: Discovered[] = [];
+  for (const { harness, store } of stores(io.env)) {
+    if (only && harness !== only) continue;
+    for await (const session of store.discover()) {
+      if (session.id === ref) exact.push(session);
+      else if (session.id.startsWith(ref)) prefixed.push(session);
+    }
+  }
+  const candidates = exact.length > 0 ? exact : prefixed;
+  if (candidates.length === 1) return candidates[0] as Discovered;
+  if (candidates.length === 0) {
+    throw new TxcriptError(
+      "NOT_FOUND",
+      `no file or stored session matches ${JSON.stringify(ref)}`,
+      {
+        hint: "`txcript list` shows the stored sessions",
+      },
+    );
+  }
+  const shown = candidates
+    .slice(0, 8)
+    .map((session) => `${session.harness} ${session.id}`)
+    .join(", ");
+  const more = candidates.length > 8 ? `, and ${candidates.length - 8} more` : "";
+  throw new TxcriptError(
+    "AMBIGUOUS",
+    `${JSON.stringify(ref)} matches ${candidates.length} sessions: ${shown}${more}`,
+    { hint: "give more of the id" },
+  );
+}
+
+export async function readInput(ref: string, io: Io, from?: string): Promise<Input> {
+  const forced = from === undefined ? undefined : findHarness(from);
+  if (ref === "-") {
+    const text = await readAll(io.stdin);
+    const file = "<stdin>";
+    return { text, file, harness: forced ?? detectHarness(text, file), startTime: new Date() };
+  }
+  const file = path.resolve(io.cwd, ref);
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (stat?.isDirectory()) {
+    throw new TxcriptError("USAGE", "expected a session file, got a directory", {
+      location: { file: ref },
+      hint: "only `txcript convert <dir> --to H --out DIR` takes a directory",
+    });
+  }
+  if (stat) {
+    const text = await readTextFile(file);
+    return { text, file: ref, harness: forced ?? detectHarness(text, ref), startTime: stat.mtime };
+  }
+  const discovered = await findSession(ref, io, forced);
+  const text = await readTextFile(discovered.path);
+  const mtime = (await fs.stat(discovered.path)).mtime;
+  return {
+    text,
+    file: discovered.path,
+    harness: forced ?? findHarness(discovered.harness),
+    startTime: mtime,
+    discovered,
+  };
+}
+
+/** Parse an input through its codec into Common, with the losses of that leg. */
+export function readTranscript(input: Input): { transcript: Transcript; warnings: Warning[] } {
+  const read = input.harness.readOptions?.({ startTime: input.startTime });
+  return toTranscript(input.text, input.harness.codec, {
+    file: input.file,
+    ...(read === undefined ? {} : { read }),
+  });
+}

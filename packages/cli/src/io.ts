@@ -1,0 +1,44 @@
+// The process surface every command uses, gathered in one object so the
+// entry point owns `process` and commands stay testable: streams, the
+// environment, the working directory, and the colour decision.
+import type { Readable, Writable } from "node:stream";
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to anything non-empty. */
+export function useColor(io: Io, stream: "stdout" | "stderr"): boolean {
+  const noColor = io.env.NO_COLOR;
+  if (noColor !== undefined && noColor !== "") return false;
+  return io[stream].isTTY === true;
+}
+
+/** Write and wait until the stream accepted it (large outputs to a pipe). */
+export function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Read a whole stream as UTF-8 text. */
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,58 @@
+// The command dispatcher: picks the command, parses its options, runs it,
+// and turns any error into one stderr line and an exit code (a stack trace
+// only with --debug). Returns the exit code; the bin sets process.exitCode.
+
+import { TxcriptError } from "@txcript/core";
+import { type Parsed, parseCommand } from "./args.js";
+import { findCommand } from "./command-specs.js";
+import { commandHelp, mainHelp } from "./help.js";
+import { type Io, write } from "./io.js";
+import { exitCodeOf, formatError, formatStack } from "./report.js";
+
+type Command = (io: Io, parsed: Parsed) => Promise<number>;
+
+// Loaded on demand: `fixtures` alone pulls in fast-check.
+const commands: Record<string, () => Promise<Command>> = {
+  list: async () => (await import("./commands/list.js")).listCommand,
+  view: async () => (await import("./commands/view.js")).viewCommand,
+  convert: async () => (await import("./commands/convert.js")).convertCommand,
+  export: async () => (await import("./commands/export.js")).exportCommand,
+  continue: async () => (await import("./commands/continue.js")).continueCommand,
+  fixtures: async () => (await import("./commands/fixtures.js")).fixturesCommand,
+  schema: async () => (await import("./commands/schema.js")).schemaCommand,
+};
+
+export async function main(args: string[], io: Io, version: string): Promise<number> {
+  const debug = args.includes("--debug") || io.env.TXCRIPT_DEBUG === "1";
+  try {
+    const [first, ...rest] = args;
+    if (first === undefined || first === "help" || first === "--help" || first === "-h") {
+      const topic = first === "help" ? rest[0] : undefined;
+      const spec = topic === undefined ? undefined : findCommand(topic);
+      await write(io.stdout, spec ? commandHelp(spec) : mainHelp());
+      return first === undefined ? 2 : 0;
+    }
+    if (first === "--version" || first === "-V") {
+      await write(io.stdout, `${version}\n`);
+      return 0;
+    }
+    const spec = findCommand(first);
+    const load = commands[first];
+    if (!spec || !load) {
+      throw new TxcriptError("USAGE", `unknown command ${JSON.stringify(first)}`, {
+        hint: "see txcript --help",
+      });
+    }
+    const parsed = parseCommand(spec, rest);
+    if (parsed.values.help) {
+      await write(io.stdout, commandHelp(spec));
+      return 0;
+    }
+    const run = await load();
+    return await run(io, parsed);
+  } catch (error) {
+    await write(io.stderr, `${formatError(error)}\n`);
+    if (debug) await write(io.stderr, `${formatStack(error)}\n`);
+    return exitCodeOf(error);
+  }
+}

@@ -1,0 +1,33 @@
+// A one-line progress bar for batch conversion, drawn on stderr only when
+// it is a terminal (pipes and CI logs get just the summary).
+import type { Io } from "./io.js";
+
+export class Progress {
+  readonly #io: Io;
+  readonly #total: number;
+  readonly #enabled: boolean;
+  #drawn = false;
+
+  constructor(io: Io, total: number) {
+    this.#io = io;
+    this.#total = total;
+    this.#enabled = io.stderr.isTTY === true;
+  }
+
+  update(done: number, label: string): void {
+    if (!this.#enabled) return;
+    const width = 24;
+    const filled = Math.round((done / Math.max(1, this.#total)) * width);
+    const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
+    const columns = (this.#io.stderr as { columns?: number }).columns ?? 80;
+    const line = `${bar} ${done}/${this.#total} ${label}`.slice(0, Math.max(10, columns - 1));
+    this.#io.stderr.write(`\r\u001b[K${line}`);
+    this.#drawn = true;
+  }
+
+  clear(): void {
+    if (!this.#drawn) return;
+    this.#io.stderr.write("\r\u001b[K");
+    this.#drawn = false;
+  }
+}

@@ -1,0 +1,37 @@
+// Errors as the user sees them: one line on stderr,
+// `txcript: <file>:<line>: <what> (<hint>)`, a stack trace only with
+// --debug, and the exit code: 2 for usage and refusals, 1 for the rest.
+import { TxcriptError } from "@txcript/core";
+
+export function exitCodeOf(error: unknown): number {
+  if (TxcriptError.isInstance(error) && (error.code === "USAGE" || error.code === "REFUSED"))
+    return 2;
+  return 1;
+}
+
+/** The one-line message; `file` fills in a location the error lacks. */
+export function formatError(error: unknown, context: { file?: string } = {}): string {
+  if (TxcriptError.isInstance(error)) {
+    const located =
+      context.file !== undefined && error.location.file === undefined
+        ? error.withLocation({ file: context.file })
+        : error;
+    return `txcript: ${located.format()}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `txcript: internal error: ${message} (rerun with --debug for a stack trace, and please report it)`;
+}
+
+/** The stack traces of an error and its causes, for --debug. */
+export function formatStack(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 5; depth += 1) {
+    parts.push(current instanceof Error ? (current.stack ?? current.message) : String(current));
+    const next: unknown = current instanceof Error ? current.cause : undefined;
+    if (next === current) break;
+    current = next;
+    if (current !== undefined) parts.push("caused by:");
+  }
+  return parts.join("\n");
+}
