@@ -2,11 +2,13 @@ import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TxcriptError } from "./errors.js";
 import { assertInside, readHead, writeFileAtomic } from "./files.js";
 
+const packageDirectory = fileURLToPath(new URL("..", import.meta.url));
 let directory: string;
 beforeEach(async () => {
   directory = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-files-"));
@@ -90,7 +92,7 @@ describe("writeFileAtomic", () => {
         ),
       ),
     );
-    expect(results.filter((result) => result === "won")).toHaveLength(1);
+    expect(results.filter((result) => result === "won"), results.join("; ")).toHaveLength(1);
     expect(results.filter((result) => result === "CONFLICT")).toHaveLength(5);
     const content = await fs.readFile(target, "utf8");
     expect(content).toMatch(/^writer \d {200000}$/);
