@@ -1,14 +1,16 @@
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TxcriptError } from "./errors.js";
 import { assertInside, readHead, writeFileAtomic } from "./files.js";
 
-const packageDirectory = fileURLToPath(new URL("..", import.meta.url));
+// The child processes load TypeScript source through tsx, resolved from this package.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 let directory: string;
 beforeEach(async () => {
   directory = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-files-"));
@@ -81,7 +83,7 @@ describe("writeFileAtomic", () => {
       Array.from({ length: 6 }, (_, index) =>
         run(process.execPath, [
           "--import",
-          "tsx",
+          tsxLoader,
           "--input-type=module",
           "-e",
           script,
@@ -92,7 +94,10 @@ describe("writeFileAtomic", () => {
         ),
       ),
     );
-    expect(results.filter((result) => result === "won"), results.join("; ")).toHaveLength(1);
+    expect(
+      results.filter((result) => result === "won"),
+      results.join("; "),
+    ).toHaveLength(1);
     expect(results.filter((result) => result === "CONFLICT")).toHaveLength(5);
     const content = await fs.readFile(target, "utf8");
     expect(content).toMatch(/^writer \d {200000}$/);
