@@ -1,0 +1,148 @@
+// The end-to-end harness: spawns the BUILT `txcript` bin (never functions)
+// over a temporary home per test, with HOME, XDG_DATA_HOME, AMP_THREADS_DIR
+// and CLAUDE_CONFIG_DIR pointing inside it. Build first:
+// `pnpm --filter @txcript/cli build` (the root `pnpm test` does).
+import { spawn } from "node:child_process";
+import { existsSync, promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const repoRoot = path.resolve(packageRoot, "../..");
+export const bin = path.join(packageRoot, "dist/txcript.js");
+export const fixturesRoot = path.join(repoRoot, "fixtures");
+export const realRoot = path.resolve(repoRoot, "../shared/real");
+
+export function assertBuilt(): void {
+  if (!existsSync(bin)) {
+    throw new Error(`${bin} is missing: run \`pnpm --filter @txcript/cli build\` first`);
+  }
+}
+
+export interface Home {
+  root: string;
+  home: string;
+  dataHome: string;
+  ampThreads: string;
+  claudeConfig: string;
+  /** A scratch directory for inputs and outputs, and the default cwd. */
+  work: string;
+  env: Record<string, string>;
+}
+
+export async function makeHome(): Promise<Home> {
+  const root = await fs.mkdtemp(path.join(tmpdir(), "txcript-e2e-"));
+  const home = path.join(root, "home");
+  const dataHome = path.join(root, "data");
+  const ampThreads = path.join(dataHome, "amp", "threads");
+  const claudeConfig = path.join(home, ".claude");
+  const work = path.join(root, "work");
+  for (const directory of [home, ampThreads, path.join(claudeConfig, "projects"), work])
+    await fs.mkdir(directory, { recursive: true });
+  return {
+    root,
+    home,
+    dataHome,
+    ampThreads,
+    claudeConfig,
+    work,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      XDG_DATA_HOME: dataHome,
+      AMP_THREADS_DIR: ampThreads,
+      CLAUDE_CONFIG_DIR: claudeConfig,
+    },
+  };
+}
+
+export async function removeHome(home: Home): Promise<void> {
+  await fs.rm(home.root, { recursive: true, force: true });
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** Run the built bin with the home's environment (nothing inherited but PATH). */
+export function txcript(home: Home, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const env: Record<string, string> = { ...home.env };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd ?? home.work,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      }),
+    );
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+/** Run the bin under a pseudo-terminal (util-linux `script`), for TTY-only behaviour. */
+export function txcriptOnTty(
+  home: Home,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const quoted = [process.execPath, bin, ...args]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qec", quoted, "/dev/null"], {
+      cwd: home.work,
+      env: { ...home.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      }),
+    );
+    child.stdin.end();
+  });
+}
+
+/** Every file under a directory (relative paths, sorted): proves what was and was not written. */
+export async function listFiles(directory: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string) => {
+    for (const entry of await fs.readdir(current, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else found.push(path.relative(directory, full));
+    }
+  };
+  await walk(directory);
+  return found.sort();
+}
