@@ -19,7 +19,7 @@ export class Progress {
     const width = 24;
     const filled = Math.round((done / Math.max(1, this.#total)) * width);
     const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
-    const columns = (this.#io.stderr as { columns?: number }).columns ?? 80;
+    const columns = (this.#io.stderr as { columns?: number }).columns || 80;
     const line = `${bar} ${done}/${this.#total} ${label}`.slice(0, Math.max(10, columns - 1));
     this.#io.stderr.write(`\r\u001b[K${line}`);
     this.#drawn = true;
