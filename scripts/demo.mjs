@@ -20,7 +20,8 @@ const candidates = existsSync(fixtures)
       .filter((name) => name.endsWith(".json") && !name.endsWith(".common.json"))
       .sort()
   : [];
-const preferred = process.argv[2] ?? candidates.find((name) => /tool|basic|simple/.test(name));
+const preferred =
+  process.argv[2] ?? (candidates.includes("legacy-thread.json") ? "legacy-thread.json" : undefined);
 const fixture = preferred ?? candidates[0];
 if (fixture === undefined) {
   console.error(`demo: no Amp fixture in ${path.relative(root, fixtures)}/`);
