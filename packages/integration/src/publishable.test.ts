@@ -1,0 +1,64 @@
+// publint and Are The Types Wrong on every published package, as built.
+import { describe, expect, it } from "vitest";
+import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
+
+const packages = publishedPackages();
+
+describe("every published package", () => {
+  it("includes the five the project ships", () => {
+    expect(packages.map((found) => found.name)).toEqual([
+      "@txcript/amp",
+      "@txcript/claude-code",
+      "@txcript/cli",
+      "@txcript/core",
+      "@txcript/stream-json",
+    ]);
+  });
+
+  for (const found of packages) {
+    describe(found.name, () => {
+      it("has a tight manifest: ESM, no side effects, dist only, engines, public access", () => {
+        const manifest = found.manifest as Record<string, unknown>;
+        expect(manifest.type).toBe("module");
+        expect(manifest.sideEffects).toBe(false);
+        expect(manifest.files).toContain("dist");
+        expect((manifest.engines as Record<string, string>).node).toBe(">=20");
+        expect((manifest.publishConfig as Record<string, string>).access).toBe("public");
+        expect(manifest.license).toBe("MIT");
+        for (const [subpath, target] of Object.entries(
+          (manifest.exports ?? {}) as Record<string, unknown>,
+        )) {
+          if (subpath === "./package.json") continue;
+          expect(Object.keys(target as object), subpath).toEqual([
+            "@txcript/source",
+            "types",
+            "import",
+          ]);
+        }
+      });
+
+      it("passes publint --strict", async () => {
+        assertBuilt(found);
+        const { stdout } = await run(localBin("publint"), ["--strict", found.directory], {
+          timeout: 120_000,
+        });
+        expect(stdout).toContain("All good!");
+      });
+
+      it("passes Are The Types Wrong (ESM-only profile)", async () => {
+        assertBuilt(found);
+        const result = await run(
+          localBin("attw"),
+          ["--pack", found.directory, "--profile", "esm-only", "--format", "json"],
+          { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
+        ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "", failed: true }));
+        const report = JSON.parse(result.stdout) as { problems?: unknown[] };
+        const problems = (report.problems ?? []).filter((problem) => {
+          const kind = (problem as { resolutionKind?: string }).resolutionKind;
+          return kind !== "node10" && kind !== "node16-cjs";
+        });
+        expect(problems).toEqual([]);
+      });
+    });
+  }
+});
