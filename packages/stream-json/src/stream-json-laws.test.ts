@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describeCodecLaws } from "@txcript/core/testing";
+import { streamJsonCodec, streamJsonProject } from "./index.js";
+
+// One fixed start time: lines fromCommon writes carry their own timestamps,
+// so it matters only to the totality laws.
+const startTime = new Date("2026-05-01T12:00:00.000Z");
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const fixtures = path.join(repoRoot, "fixtures/stream-json");
+const real = path.resolve(repoRoot, "../shared/real");
+
+function samples(files: string[]) {
+  return () =>
+    files.flatMap((file) => {
+      try {
+        return [{ name: path.basename(file), text: readFileSync(file, "utf8") }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+describeCodecLaws({
+  codec: streamJsonCodec,
+  project: streamJsonProject("claude"),
+  label: "stream-json (Claude Code dialect)",
+  readOptions: { startTime },
+  writeOptions: { dialect: "claude" },
+  samples: samples([
+    path.join(fixtures, "claude-tools.jsonl"),
+    path.join(fixtures, "claude-split-message.jsonl"),
+    path.join(fixtures, "claude-multi-run.jsonl"),
+  ]),
+});
+
+describeCodecLaws({
+  codec: streamJsonCodec,
+  project: streamJsonProject("amp"),
+  label: "stream-json (Amp dialect)",
+  readOptions: { startTime },
+  writeOptions: { dialect: "amp" },
+  samples: samples([path.join(real, "amp-stream-same-run.jsonl")]),
+});

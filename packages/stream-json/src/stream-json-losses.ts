@@ -1,0 +1,101 @@
+// Every representational loss of the stream-json codec, by code. Read-side
+// losses are what a capture holds that the Common model has no place for;
+// write-side losses are what a Common transcript holds that a stream-json
+// capture (in the chosen dialect) cannot carry. docs/formats/stream-json.md
+// explains each one; `streamJsonProject` states them as code.
+import type { Loss } from "@txcript/core";
+
+function loss(code: string, kind: Loss["kind"], description: string): Loss {
+  return { code, kind, description };
+}
+
+export const streamJsonLossByCode = {
+  runStatistics: loss(
+    "run-statistics",
+    "unsupported",
+    "a `result` line's run statistics (duration, API duration, cost, num_turns, usage totals, model usage, permission denials, error text) have no place in Common",
+  ),
+  systemLines: loss(
+    "system-lines",
+    "unsupported",
+    "`system` lines other than `init` (compact_boundary, status, hook, error and other subtypes) are dropped",
+  ),
+  sessionDetails: loss(
+    "session-details",
+    "unsupported",
+    "what `init` holds beyond the session id, cwd, model and CLI version (tools, MCP servers, permission mode, agent mode, slash commands, ...) is dropped",
+  ),
+  partialEvents: loss(
+    "partial-events",
+    "other",
+    "`stream_event` partial-message lines are skipped; the complete `assistant` lines that follow carry the same content",
+  ),
+  subagentLines: loss(
+    "subagent-lines",
+    "unsupported",
+    "lines of a subagent (non-null `parent_tool_use_id`) are dropped; the parent's Task call and its result stay",
+  ),
+  unknownLines: loss(
+    "unknown-lines",
+    "unsupported",
+    "lines of a type other than system, user, assistant, result and stream_event are dropped",
+  ),
+  unknownBlocks: loss(
+    "unknown-blocks",
+    "unsupported",
+    "content blocks other than text, image (base64), thinking, redacted_thinking, tool_use and tool_result are dropped",
+  ),
+  toolUseResult: loss(
+    "tool-use-result",
+    "unsupported",
+    "Claude Code's structured `tool_use_result` on user lines is dropped; the tool_result block the model saw stays",
+  ),
+  usageDetails: loss(
+    "usage-details",
+    "unsupported",
+    "usage keys beyond the four token counts (the `cache_creation` 5m/1h split, service_tier, max_tokens, server tool use) stay in the capture only",
+  ),
+  synthesizedTimestamps: loss(
+    "synthesized-timestamps",
+    "degraded",
+    "lines without a `timestamp` are stamped from the start time (the capture's modification time, or now), one millisecond apart, in order",
+  ),
+  truncatedLine: loss(
+    "truncated-line",
+    "degraded",
+    "a final line cut off mid-write (the producing process was killed) is kept in the capture but not converted",
+  ),
+  metaFields: loss(
+    "meta-fields",
+    "unsupported",
+    "a capture has no place for the title or git branch (and, in the Amp dialect, for the model and CLI version)",
+  ),
+  messageModel: loss("message-model", "unsupported", "the Amp dialect has no per-message model"),
+  stopReason: loss(
+    "stop-reason",
+    "degraded",
+    "a stop reason the dialect cannot spell is written as null (Claude spells aborted and error turns with `aborted` and `error`)",
+  ),
+  image: loss(
+    "image",
+    "unsupported",
+    "images in assistant messages (both dialects) and in user messages (Amp dialect, which omits them from its output) are dropped",
+  ),
+  thinkingDetails: loss(
+    "thinking-details",
+    "degraded",
+    "a thinking block's provider, and encrypted content alongside readable text or a signature, have no place in a thinking block",
+  ),
+  structuredToolResult: loss(
+    "structured-tool-result",
+    "degraded",
+    "structured (JSON) tool output is written as its JSON text (Claude: unless it is an array of text and image blocks; Amp: object and array output is read back as JSON)",
+  ),
+  emptyStrings: loss(
+    "empty-strings",
+    "other",
+    'an empty cwd, model, CLI version or thinking signature is written as "" where the format requires the key and reads back as absent; all-zero usage reads back as absent in the Claude dialect',
+  ),
+} as const;
+
+export const streamJsonLosses: readonly Loss[] = Object.values(streamJsonLossByCode);

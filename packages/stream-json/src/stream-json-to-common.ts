@@ -1,0 +1,439 @@
+// stream-json lines → a Common transcript, one line at a time, so a live
+// reader can show a conversation as it arrives. Not the text form (that is
+// stream-json-lines.ts) and not the writer. Every line type is accounted
+// for: converted, or dropped with the loss named (stream-json-losses.ts).
+import {
+  type Block,
+  type ConversionOptions,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  jsonEqual,
+  jsonPath,
+  type Message,
+  type Meta,
+  ownValue,
+  parseJson,
+  stringifyJson,
+  type Transcript,
+  TxcriptError,
+  type Usage,
+  warn,
+} from "@txcript/core";
+import { dialectClue, toolToCommon } from "./stream-json-dialect.js";
+import { harness, type StreamJsonDialect } from "./stream-json-lines.js";
+import { streamJsonLossByCode as losses } from "./stream-json-losses.js";
+
+export interface StreamJsonReadOptions extends ConversionOptions {
+  /** Keep only this session's lines (a file several sessions appended to). */
+  sessionId?: string;
+  /** Read as this dialect instead of detecting it from the lines. */
+  dialect?: StreamJsonDialect;
+}
+
+/** One line as the live reader yields it; `line` numbers errors. */
+export interface StreamJsonRecord {
+  value: Json;
+  line?: number;
+}
+
+const initKeys = new Set([
+  "type",
+  "subtype",
+  "cwd",
+  "session_id",
+  "model",
+  "claude_code_version",
+  "uuid",
+  "timestamp",
+]);
+const usageKeys = new Set([
+  "input_tokens",
+  "output_tokens",
+  "cache_read_input_tokens",
+  "cache_creation_input_tokens",
+]);
+const minimumTime = -62_167_219_200_000; // 0000-01-01
+const maximumTime = 253_402_300_799_999; // 9999-12-31
+
+function nonEmptyString(value: Json | undefined): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * Builds a Transcript from stream-json lines pushed in order. `snapshot()`
+ * may be called between pushes (a live view); `transcript()` is the final
+ * answer and throws when the lines do not make one conversation.
+ */
+export class StreamJsonAccumulator {
+  readonly #options: StreamJsonReadOptions;
+  readonly #start: number;
+  #dialect: StreamJsonDialect | undefined;
+  #sessionId: string | undefined;
+  readonly #otherSessions = new Set<string>();
+  readonly #uuids = new Set<string>();
+  readonly #messages: Message[] = [];
+  #init:
+    | { cwd?: string; model?: string; cliVersion?: string; timestamp?: string; names?: true }
+    | undefined;
+  /** message.id of the last message when it is an assistant message (Claude's split lines). */
+  #openAssistantId: string | undefined;
+  #clock: number | undefined;
+  #lines = 0;
+
+  constructor(options: StreamJsonReadOptions = {}) {
+    this.#options = options;
+    this.#start = options.startTime?.getTime() ?? 0;
+    this.#dialect = options.dialect;
+  }
+
+  /** The dialect decided so far (from the first line that tells, or the option). */
+  get dialect(): StreamJsonDialect | undefined {
+    return this.#dialect;
+  }
+
+  /** The session the transcript is about, once a line named one. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** Feed the next line of the capture. Throws INVALID_DOCUMENT for a line it cannot read. */
+  push(record: StreamJsonRecord): void {
+    this.#lines += 1;
+    const line = record.line ?? this.#lines;
+    const { value } = record;
+    if (!isJsonObject(value))
+      throw this.#invalid(line, "is not a JSON object", "$", "one stream-json message object");
+    const uuid = ownValue(value, "uuid");
+    if (typeof uuid === "string") {
+      if (this.#uuids.has(uuid)) return; // Claude Code repeats lines (replays); one is enough.
+      this.#uuids.add(uuid);
+    }
+    const session = ownValue(value, "session_id");
+    if (typeof session === "string" && !this.#acceptSession(session)) return;
+    this.#dialect ??= dialectClue(value);
+    const type = ownValue(value, "type");
+    const where = `line ${line}`;
+    switch (type) {
+      case "system":
+        if (ownValue(value, "subtype") === "init") this.#readInit(value, where);
+        else warn(this.#options, losses.systemLines, `a system line was dropped`, where);
+        return;
+      case "user":
+      case "assistant": {
+        const parent = ownValue(value, "parent_tool_use_id");
+        if (typeof parent === "string") {
+          warn(this.#options, losses.subagentLines, "a subagent line was dropped", where);
+          return;
+        }
+        if (type === "user") this.#readUser(value, line);
+        else this.#readAssistant(value, line);
+        return;
+      }
+      case "result":
+        warn(this.#options, losses.runStatistics, "a result line was dropped", where);
+        return;
+      case "stream_event":
+        warn(this.#options, losses.partialEvents, "a stream_event line was skipped", where);
+        return;
+      default:
+        warn(
+          this.#options,
+          losses.unknownLines,
+          `a line of type ${String(type)} was dropped`,
+          where,
+        );
+    }
+  }
+
+  /** The conversation so far, or undefined before any line named a session. */
+  snapshot(): Transcript | undefined {
+    if (this.#sessionId === undefined) return undefined;
+    if (this.#otherSessions.size > 0 && this.#options.sessionId === undefined) {
+      const sessions = [this.#sessionId, ...this.#otherSessions];
+      throw new TxcriptError(
+        "AMBIGUOUS",
+        `the capture holds lines of ${sessions.length} sessions: ${sessions.join(", ")}`,
+        { harness, hint: "pick one with the sessionId read option" },
+      );
+    }
+    const first = this.#messages[0];
+    const meta: Meta = {
+      id: this.#sessionId,
+      timestamp: this.#init?.timestamp ?? first?.timestamp ?? new Date(this.#start).toISOString(),
+    };
+    if (this.#init?.cwd !== undefined) meta.cwd = this.#init.cwd;
+    if (this.#init?.cliVersion !== undefined) meta.cliVersion = this.#init.cliVersion;
+    // An init that names the model (even as "", none) is the answer; else the first message's.
+    const model = this.#init?.names
+      ? this.#init.model
+      : this.#messages.find((message) => message.model !== undefined)?.model;
+    if (model !== undefined) meta.model = model;
+    return {
+      meta,
+      messages: this.#messages.map((message) => ({ ...message, content: [...message.content] })),
+    };
+  }
+
+  /** The conversation: throws when no line named a session, or lines of several sessions. */
+  transcript(): Transcript {
+    const transcript = this.snapshot();
+    if (transcript !== undefined) return transcript;
+    if (this.#options.sessionId !== undefined)
+      throw new TxcriptError("NOT_FOUND", `no line of session ${this.#options.sessionId}`, {
+        harness,
+        hint:
+          this.#otherSessions.size > 0
+            ? `the capture holds ${[...this.#otherSessions].join(", ")}`
+            : "the capture names no session",
+      });
+    throw new TxcriptError("INVALID_DOCUMENT", "no line names a session_id", {
+      harness,
+      hint: 'a stream-json capture starts with {"type":"system","subtype":"init","session_id":...}',
+    });
+  }
+
+  #acceptSession(session: string): boolean {
+    const wanted = this.#options.sessionId;
+    if (wanted !== undefined) {
+      if (session === wanted) {
+        this.#sessionId = wanted;
+        return true;
+      }
+      this.#otherSessions.add(session);
+      return false;
+    }
+    if (this.#sessionId === undefined) this.#sessionId = session;
+    if (session === this.#sessionId) return true;
+    this.#otherSessions.add(session);
+    return false;
+  }
+
+  #readInit(value: JsonObject, where: string): void {
+    if (Object.keys(value).some((key) => !initKeys.has(key)))
+      warn(this.#options, losses.sessionDetails, "init details were dropped", where);
+    if (this.#init !== undefined) return; // a later run of the same session: the first init wins.
+    this.#init = {};
+    const cwd = nonEmptyString(ownValue(value, "cwd"));
+    const model = nonEmptyString(ownValue(value, "model"));
+    const cliVersion = nonEmptyString(ownValue(value, "claude_code_version"));
+    const timestamp = this.#ownTime(value);
+    if (cwd !== undefined) this.#init.cwd = cwd;
+    if (model !== undefined) this.#init.model = model;
+    if (Object.hasOwn(value, "model")) this.#init.names = true;
+    if (cliVersion !== undefined) this.#init.cliVersion = cliVersion;
+    if (timestamp !== undefined) this.#init.timestamp = new Date(timestamp).toISOString();
+  }
+
+  #readUser(value: JsonObject, line: number): void {
+    const message = this.#messageOf(value, line);
+    if (Object.hasOwn(value, "tool_use_result"))
+      warn(this.#options, losses.toolUseResult, "a tool_use_result was dropped", `line ${line}`);
+    const raw = ownValue(message, "content");
+    let content: Block[];
+    if (typeof raw === "string") content = [{ type: "text", text: raw }];
+    else if (Array.isArray(raw)) content = this.#blocks(raw, line);
+    else
+      throw this.#invalid(
+        line,
+        "has no content",
+        "$.message.content",
+        "a string or an array of blocks",
+      );
+    this.#openAssistantId = undefined;
+    this.#messages.push({ role: "user", content, timestamp: this.#stamp(value, line) });
+  }
+
+  #readAssistant(value: JsonObject, line: number): void {
+    const message = this.#messageOf(value, line);
+    const raw = ownValue(message, "content");
+    if (!Array.isArray(raw))
+      throw this.#invalid(line, "has no content", "$.message.content", "an array of blocks");
+    const content = this.#blocks(raw, line);
+    const stopReason = this.#stopReason(value, message);
+    const usage = this.#usage(message, line);
+    const id = ownValue(message, "id");
+    const last = this.#messages.at(-1);
+    if (
+      this.#dialect !== "amp" &&
+      typeof id === "string" &&
+      id === this.#openAssistantId &&
+      last?.role === "assistant"
+    ) {
+      // One API message written as several lines: one Common message.
+      last.content.push(...content);
+      if (stopReason !== undefined) last.stopReason = stopReason;
+      if (usage !== undefined) last.usage = usage; // each line repeats it: the latest wins
+      return;
+    }
+    const assistant: Message = { role: "assistant", content, timestamp: this.#stamp(value, line) };
+    const model = nonEmptyString(ownValue(message, "model"));
+    if (model !== undefined) assistant.model = model;
+    if (stopReason !== undefined) assistant.stopReason = stopReason;
+    if (usage !== undefined) assistant.usage = usage;
+    this.#openAssistantId = typeof id === "string" ? id : undefined;
+    this.#messages.push(assistant);
+  }
+
+  #messageOf(value: JsonObject, line: number): JsonObject {
+    const message = ownValue(value, "message");
+    if (!isJsonObject(message))
+      throw this.#invalid(line, "has no message object", "$.message", "an API message object");
+    return message;
+  }
+
+  #stopReason(value: JsonObject, message: JsonObject): string | undefined {
+    const reason = nonEmptyString(ownValue(message, "stop_reason"));
+    if (reason !== undefined) return reason;
+    if (ownValue(value, "aborted") === true) return "aborted";
+    if (typeof ownValue(value, "error") === "string") return "error";
+    return undefined;
+  }
+
+  #usage(message: JsonObject, line: number): Usage | undefined {
+    const usage = ownValue(message, "usage");
+    if (!isJsonObject(usage)) return undefined;
+    if (Object.keys(usage).some((key) => !usageKeys.has(key)))
+      warn(this.#options, losses.usageDetails, "usage details stay in the capture", `line ${line}`);
+    const count = (key: string) => {
+      const number = ownValue(usage, key);
+      return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? number : 0;
+    };
+    const result: Usage = {
+      inputTokens: count("input_tokens"),
+      outputTokens: count("output_tokens"),
+      cacheReadInputTokens: count("cache_read_input_tokens"),
+      cacheCreationInputTokens: count("cache_creation_input_tokens"),
+    };
+    // Claude's required usage is all zeros on synthetic messages and on ours without usage.
+    const none = Object.values(result).every((number) => number === 0);
+    return none && this.#dialect !== "amp" ? undefined : result;
+  }
+
+  #blocks(raw: Json[], line: number): Block[] {
+    const blocks: Block[] = [];
+    raw.forEach((item, index) => {
+      const block = this.#block(item, line, index);
+      if (block !== undefined) blocks.push(block);
+    });
+    return blocks;
+  }
+
+  #block(item: Json, line: number, index: number): Block | undefined {
+    const path = (key?: string) =>
+      jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
+    if (!isJsonObject(item))
+      throw this.#invalid(line, "has a block that is not an object", path(), "a content block");
+    const string = (key: string, optional = false): string | undefined => {
+      const value = ownValue(item, key);
+      if (typeof value === "string") return value;
+      if (optional && (value === undefined || value === null)) return undefined;
+      throw this.#invalid(line, `has a block without a string ${key}`, path(key), "a string");
+    };
+    switch (ownValue(item, "type")) {
+      case "text":
+        return { type: "text", text: string("text") as string };
+      case "thinking": {
+        const signature = string("signature", true);
+        return {
+          type: "thinking",
+          text: string("thinking") as string,
+          ...(signature ? { signature } : {}),
+        };
+      }
+      case "redacted_thinking":
+        return { type: "thinking", text: "", encrypted: string("data") as string };
+      case "tool_use": {
+        const id = string("id") as string;
+        if (id === "")
+          throw this.#invalid(line, "has a tool_use with an empty id", path("id"), "an id");
+        const input = ownValue(item, "input") ?? (Object.hasOwn(item, "input") ? null : {});
+        const tool = toolToCommon(this.#dialect ?? "claude", string("name") as string, input);
+        return { type: "tool_use", id, tool };
+      }
+      case "tool_result": {
+        const toolUseId = string("tool_use_id") as string;
+        if (toolUseId === "")
+          throw this.#invalid(
+            line,
+            "has a tool_result with an empty tool_use_id",
+            path("tool_use_id"),
+            "an id",
+          );
+        const raw = ownValue(item, "content");
+        const content = raw === undefined || raw === null ? "" : this.#resultContent(raw);
+        return {
+          type: "tool_result",
+          toolUseId,
+          content,
+          isError: ownValue(item, "is_error") === true,
+        };
+      }
+      case "image": {
+        const source = ownValue(item, "source");
+        if (isJsonObject(source) && ownValue(source, "type") === "base64") {
+          const mediaType = ownValue(source, "media_type");
+          const data = ownValue(source, "data");
+          if (typeof mediaType === "string" && mediaType !== "" && typeof data === "string")
+            return { type: "image", source: { type: "base64", mediaType, data } };
+        }
+        break;
+      }
+    }
+    warn(
+      this.#options,
+      losses.unknownBlocks,
+      "a content block was dropped",
+      `line ${line} ${path()}`,
+    );
+    return undefined;
+  }
+
+  /** Amp writes structured output as its JSON text; read it back as JSON. */
+  #resultContent(raw: Json): Json {
+    return this.#dialect === "amp" && typeof raw === "string" ? ampResultContent(raw) : raw;
+  }
+
+  #ownTime(value: JsonObject): number | undefined {
+    const own = ownValue(value, "timestamp");
+    if (typeof own !== "string") return undefined;
+    const time = Date.parse(own);
+    return Number.isFinite(time) && time >= minimumTime && time <= maximumTime ? time : undefined;
+  }
+
+  #stamp(value: JsonObject, line: number): string {
+    let time = this.#ownTime(value);
+    if (time === undefined) {
+      warn(this.#options, losses.synthesizedTimestamps, "a line had no timestamp", `line ${line}`);
+      time = Math.min(this.#clock === undefined ? this.#start : this.#clock + 1, maximumTime);
+    }
+    this.#clock = time;
+    return new Date(time).toISOString();
+  }
+
+  #invalid(line: number, what: string, path: string, expected: string): TxcriptError {
+    return new TxcriptError("INVALID_DOCUMENT", `line ${line} ${what}`, {
+      harness,
+      location: { line, path },
+      hint: `expected ${expected}`,
+    });
+  }
+}
+
+/**
+ * Amp's tool_result content is a string: plain text, or the JSON text of a
+ * structured result. Object and array text is read back as that JSON (what
+ * Amp's thread document holds for the same result); anything else stays text.
+ */
+export function ampResultContent(text: string): Json {
+  const start = text.trimStart()[0];
+  if (start !== "{" && start !== "[") return text;
+  let value: Json;
+  try {
+    value = parseJson(text, { harness });
+  } catch {
+    return text;
+  }
+  // Only JSON that survives being written again (no 1e400 → Infinity).
+  return jsonEqual(parseJson(stringifyJson(value)), value) ? value : text;
+}
