@@ -1,0 +1,101 @@
+// The native body of a Claude Code session file: its lines, each kept as the
+// exact text Claude Code wrote beside the JSON value parsed from it, so
+// serialize(parse(s)) === s byte for byte and unknown line types and envelope
+// keys pass through. This module parses and prints lines; it does not map
+// them to the Common model (see claude-code-to-common.ts).
+import {
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  ownValue,
+  parseJson,
+  quote,
+  stringifyJson,
+  TxcriptError,
+} from "@txcript/core";
+
+export const harness = "claude_code";
+
+/** One line of a session file: the text as written, and its JSON object (absent for a blank line). */
+export interface ClaudeCodeLine {
+  readonly text: string;
+  readonly value?: JsonObject;
+}
+
+/** A whole session file. `trailingNewline` is whether the text ended with "\n". */
+export interface ClaudeCodeSession {
+  readonly lines: readonly ClaudeCodeLine[];
+  readonly trailingNewline: boolean;
+}
+
+/** A line built from a value, printed the way Claude Code prints it (compact JSON). */
+export function lineOf(value: JsonObject): ClaudeCodeLine {
+  return { text: stringifyJson(value, undefined, harness), value };
+}
+
+export function parseSession(text: string, options: { file?: string } = {}): ClaudeCodeSession {
+  const file = options.file === undefined ? {} : { file: options.file };
+  const trailingNewline = text.endsWith("\n");
+  const body = trailingNewline ? text.slice(0, -1) : text;
+  const lines: ClaudeCodeLine[] = [];
+  if (text === "") return { lines: [], trailingNewline };
+  let start = 0;
+  let number = 0;
+  while (start <= body.length) {
+    const end = body.indexOf("\n", start);
+    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
+    number += 1;
+    // A line with only whitespace (a "\r" left by an editor, say) is kept verbatim and ignored.
+    if (lineText.trim() === "") lines.push({ text: lineText });
+    else {
+      const value = parseJson(lineText, { harness, ...file, line: number });
+      if (!isJsonObject(value)) {
+        throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
+          harness,
+          location: { ...file, line: number },
+          hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
+        });
+      }
+      lines.push({ text: lineText, value });
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return { lines, trailingNewline };
+}
+
+export function serializeSession(session: ClaudeCodeSession): string {
+  const text = session.lines.map((line) => line.text).join("\n");
+  return session.trailingNewline ? `${text}\n` : text;
+}
+
+/** The string at `key`, read as an own property. */
+export function stringAt(object: JsonObject, key: string): string | undefined {
+  const value = ownValue(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
+export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
+  const value = ownValue(object, key);
+  return isJsonObject(value) ? value : undefined;
+}
+
+export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
+  const value = ownValue(object, key);
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** Build a JSON object from entries without ever touching the prototype (`__proto__` stays data). */
+export function jsonObject(entries: readonly (readonly [string, Json | undefined])[]): JsonObject {
+  const object = JSON.parse("{}") as JsonObject;
+  for (const [key, value] of entries) {
+    if (value === undefined) continue;
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
+}

@@ -1,0 +1,299 @@
+// The Claude Code session store: `<root>/<munged cwd>/<session-id>.jsonl`,
+// root being `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`. Discovery
+// reads only the head and tail of each file; a session's sibling directory
+// (`<id>/subagents`, `<id>/tool-results`) holds side files, never sessions.
+// Writes are atomic and never clobber unless asked.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type Discovered,
+  ioError,
+  isUuid,
+  readHead,
+  readTextFile,
+  type SaveOptions,
+  type SkippedFile,
+  type Store,
+  TxcriptError,
+  writeFileAtomic,
+} from "@txcript/core";
+import { claudeCodeCodec } from "./claude-code-codec.js";
+import { defaultClaudeProjectsRoot, mungeClaudeProjectDir } from "./claude-code-paths.js";
+import { type ClaudeCodeSession, harness } from "./claude-code-schema.js";
+
+export interface ClaudeCodeStoreOptions {
+  /** The `projects` directory; defaults to ClaudeCodeStore.defaultRoot(env). */
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ClaudeCodeSaveOptions extends SaveOptions {
+  /** The project directory's cwd when the session's lines carry none. */
+  cwd?: string;
+}
+
+const headBytes = 65_536;
+const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+interface Peek {
+  sessionId?: string;
+  cwd?: string;
+  title?: string;
+  prompt?: string;
+  recognized: boolean;
+}
+
+function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** What the head and tail of a session file say, read leniently (cut lines are skipped). */
+function peek(texts: readonly string[]): Peek {
+  const result: Peek = { recognized: false };
+  const uuids = new Set<string>();
+  const summaries: { summary: string; leaf: string }[] = [];
+  let custom: string | undefined;
+  let ai: string | undefined;
+  for (const text of texts) {
+    for (const line of text.split("\n")) {
+      let value: Record<string, unknown>;
+      try {
+        const parsed: unknown = JSON.parse(line);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
+        value = parsed as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      const own = (key: string) => (Object.hasOwn(value, key) ? value[key] : undefined);
+      if (claudeCodeCodec.detect(line)) result.recognized = true;
+      const type = own("type");
+      if (typeof own("uuid") === "string") uuids.add(own("uuid") as string);
+      if (result.sessionId === undefined && typeof own("sessionId") === "string")
+        result.sessionId = own("sessionId") as string;
+      if (result.cwd === undefined && typeof own("cwd") === "string")
+        result.cwd = own("cwd") as string;
+      if (type === "custom-title" && typeof own("customTitle") === "string")
+        custom = own("customTitle") as string;
+      if (type === "ai-title" && typeof own("aiTitle") === "string") ai = own("aiTitle") as string;
+      if (
+        type === "summary" &&
+        typeof own("summary") === "string" &&
+        typeof own("leafUuid") === "string"
+      )
+        summaries.push({ summary: own("summary") as string, leaf: own("leafUuid") as string });
+      const message = own("message");
+      if (
+        result.prompt === undefined &&
+        type === "user" &&
+        own("isMeta") !== true &&
+        typeof message === "object" &&
+        message !== null &&
+        typeof (message as { content?: unknown }).content === "string"
+      ) {
+        const content = (message as { content: string }).content;
+        if (!content.startsWith("<")) result.prompt = oneLine(content);
+      }
+    }
+  }
+  const summary = summaries.findLast((entry) => uuids.has(entry.leaf))?.summary;
+  const title = custom ?? summary ?? ai ?? result.prompt;
+  if (title !== undefined) result.title = title;
+  return result;
+}
+
+async function readTail(file: string, size: number): Promise<string> {
+  if (size <= headBytes) return "";
+  const handle = await fs.open(file, "r");
+  try {
+    const length = Math.min(headBytes, size - headBytes);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
+  readonly harness = harness;
+  readonly root: string;
+
+  /** `$CLAUDE_CONFIG_DIR/projects` when set, else `~/.claude/projects`. */
+  static defaultRoot(env: NodeJS.ProcessEnv = process.env): string {
+    return defaultClaudeProjectsRoot(env);
+  }
+
+  constructor(options: ClaudeCodeStoreOptions = {}) {
+    this.root = path.resolve(
+      options.root ?? ClaudeCodeStore.defaultRoot(options.env ?? process.env),
+    );
+  }
+
+  async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    for (const directory of await this.#projectDirectories()) {
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await fs.readdir(directory, { withFileTypes: true });
+      } catch (cause) {
+        onSkip?.({ path: directory, reason: ioError(cause, directory, "list", harness).message });
+        continue;
+      }
+      for (const entry of entries) {
+        if (!entry.isFile() || !entry.name.endsWith(".jsonl")) continue;
+        const file = path.join(directory, entry.name);
+        try {
+          const stat = await fs.stat(file);
+          const head = await readHead(file, headBytes);
+          const tail = await readTail(file, stat.size);
+          const seen = peek([head, tail]);
+          if (!seen.recognized) {
+            onSkip?.({
+              path: file,
+              reason: "not a Claude Code session (no session line in its head)",
+            });
+            continue;
+          }
+          const found: Discovered = {
+            harness,
+            id: entry.name.slice(0, -".jsonl".length),
+            path: file,
+            updatedAt: stat.mtime.toISOString(),
+          };
+          if (seen.title !== undefined) found.title = seen.title;
+          if (seen.cwd !== undefined) found.cwd = seen.cwd;
+          yield found;
+        } catch (cause) {
+          onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+        }
+      }
+    }
+  }
+
+  async load(id: string): Promise<ClaudeCodeSession> {
+    const file = await this.locate(id);
+    const text = await readTextFile(file, { harness });
+    return claudeCodeCodec.parse(text, { file });
+  }
+
+  async save(
+    session: ClaudeCodeSession,
+    options: ClaudeCodeSaveOptions = {},
+  ): Promise<{ id: string; path: string }> {
+    let sessionId: string | undefined;
+    let cwd: string | undefined;
+    for (const line of session.lines) {
+      const value = line.value;
+      if (value === undefined) continue;
+      if (
+        sessionId === undefined &&
+        typeof value.sessionId === "string" &&
+        Object.hasOwn(value, "sessionId")
+      )
+        sessionId = value.sessionId;
+      if (cwd === undefined && typeof value.cwd === "string" && Object.hasOwn(value, "cwd"))
+        cwd = value.cwd;
+    }
+    if (sessionId === undefined || !isUuid(sessionId)) {
+      throw new TxcriptError("USAGE", "the session has no UUID session id to name its file by", {
+        harness,
+        hint: "write it with claudeCodeCodec.fromCommon, which maps any id to a UUID",
+      });
+    }
+    const directoryCwd = cwd ?? options.cwd;
+    if (directoryCwd === undefined || directoryCwd === "") {
+      throw new TxcriptError("USAGE", "the session records no cwd to place it under", {
+        harness,
+        hint: "set the transcript's meta.cwd, or pass { cwd } to save",
+      });
+    }
+    const target = path.join(this.root, mungeClaudeProjectDir(directoryCwd), `${sessionId}.jsonl`);
+    if (!options.overwrite) {
+      const elsewhere = (await this.#find(sessionId)).filter((file) => file !== target);
+      if (elsewhere.length > 0) {
+        throw new TxcriptError(
+          "CONFLICT",
+          `session ${sessionId} already exists in another project`,
+          {
+            harness,
+            location: { file: elsewhere[0] as string },
+            hint: "pass overwrite: true to write a second copy",
+          },
+        );
+      }
+    }
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+    } catch (cause) {
+      throw ioError(cause, path.dirname(target), "write", harness);
+    }
+    await writeFileAtomic(target, claudeCodeCodec.serialize(session), {
+      overwrite: options.overwrite === true,
+      root: this.root,
+      harness,
+    });
+    return { id: sessionId, path: target };
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = await this.locate(id);
+    try {
+      await fs.unlink(file);
+    } catch (cause) {
+      throw ioError(cause, file, "delete", harness);
+    }
+  }
+
+  /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
+  async locate(id: string): Promise<string> {
+    const files = await this.#find(id);
+    if (files.length === 0) {
+      throw new TxcriptError("NOT_FOUND", `no Claude Code session ${id}`, {
+        harness,
+        location: { file: this.root },
+      });
+    }
+    if (files.length > 1) {
+      throw new TxcriptError("AMBIGUOUS", `session ${id} exists in ${files.length} projects`, {
+        harness,
+        location: { file: files[0] as string },
+        hint: files.join(", "),
+      });
+    }
+    return files[0] as string;
+  }
+
+  async #find(id: string): Promise<string[]> {
+    if (!safeId.test(id) || id.includes("..")) {
+      throw new TxcriptError(
+        "UNSAFE_PATH",
+        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
+        {
+          harness,
+          hint: "a session id is a UUID such as 0bdd2740-b6f7-4e7b-b1c9-f159cc83b104",
+        },
+      );
+    }
+    const found: string[] = [];
+    for (const directory of await this.#projectDirectories()) {
+      const file = path.join(directory, `${id}.jsonl`);
+      const stat = await fs.lstat(file).catch(() => undefined);
+      if (stat?.isFile()) found.push(file);
+    }
+    return found;
+  }
+
+  async #projectDirectories(): Promise<string[]> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await fs.readdir(this.root, { withFileTypes: true });
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw ioError(cause, this.root, "list", harness);
+    }
+    return entries
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(this.root, entry.name))
+      .sort();
+  }
+}
