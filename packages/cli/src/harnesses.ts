@@ -3,6 +3,12 @@
 // codec's documented projection, and how `continue` treats it. Commands
 // look harnesses up here only; they never import a codec package directly.
 import {
+  ClaudeCodeStore,
+  claudeCodeCodec,
+  claudeCodeProject,
+  claudeResumeCommand,
+} from "@txcript/claude-code";
+import {
   type Codec,
   type ConversionOptions,
   commonCodec,
@@ -10,6 +16,7 @@ import {
   type Transcript,
   TxcriptError,
 } from "@txcript/core";
+import { detectStreamJsonDialect, streamJsonCodec, streamJsonProject } from "@txcript/stream-json";
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds codecs of any native body
 export type AnyCodec = Codec<any, any, any>;
@@ -23,8 +30,8 @@ export interface OptionContext {
   dialect?: string;
   /** Start time for formats without timestamps. */
   startTime?: Date;
-  /** The session id to assume when the input names none (stdin stream-json). */
-  sessionId?: string;
+  /** The input's native text (a writer matching the input's dialect). */
+  sourceText?: string;
 }
 
 export interface Harness {
@@ -62,8 +69,40 @@ const common: Harness = {
   },
 };
 
+const claudeCode: Harness = {
+  id: "claude_code",
+  displayName: "Claude Code session",
+  aliases: ["claude", "claude-code", "claudecode", "cc"],
+  codec: claudeCodeCodec,
+  extension: ".jsonl",
+  project: (transcript) => claudeCodeProject(transcript),
+  store: (environment, root) =>
+    new ClaudeCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => [...claudeResumeCommand(id).argv],
+};
+
+const streamJson: Harness = {
+  id: "stream_json",
+  displayName: "stream-json capture of Amp or Claude Code",
+  aliases: ["stream-json", "streamjson", "jsonl-stream"],
+  codec: streamJsonCodec,
+  extension: ".jsonl",
+  project: streamJsonProject("claude"),
+  readOptions: ({ startTime }) => (startTime === undefined ? {} : { startTime }),
+  writeOptions: ({ from, dialect, sourceText }) => ({
+    dialect:
+      dialect === "amp" || dialect === "claude"
+        ? dialect
+        : from === "amp"
+          ? "amp"
+          : from === "stream_json" && sourceText !== undefined
+            ? detectStreamJsonDialect(sourceText)
+            : "claude",
+  }),
+};
+
 /** Every harness, in detection order: the most specific sniff first. */
-export const harnesses: readonly Harness[] = [common];
+export const harnesses: readonly Harness[] = [common, claudeCode, streamJson];
 
 /** Ids and aliases, for help texts and error hints. */
 export function harnessNames(): string {

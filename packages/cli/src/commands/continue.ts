@@ -46,11 +46,19 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const collector = new WarningCollector();
   for (const warning of readWarnings) collector.add(warning);
   const sliced = sliceForCopy(transcript, range);
+  // The harness resumes by looking in the directory it runs in, so the copy
+  // is written for the directory it will be launched in: the recorded one
+  // when it exists here, else the current one.
+  const directory = await resumeDirectory(io, sliced.meta.cwd);
   // A copy of a range is a different conversation: give it its own id.
-  const copy =
-    range === undefined
-      ? sliced
-      : { ...sliced, meta: { ...sliced.meta, id: `${sliced.meta.id}${range.text}` } };
+  const copy = {
+    ...sliced,
+    meta: {
+      ...sliced.meta,
+      cwd: directory,
+      ...(range === undefined ? {} : { id: `${sliced.meta.id}${range.text}` }),
+    },
+  };
   const native = target.codec.fromCommon(copy, {
     ...target.writeOptions?.({ from: input.harness.id }),
     onWarning: collector.add,
@@ -76,20 +84,24 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     await write(io.stdout, `${command}\n`);
     return 0;
   }
-  return launch(io, target, saved.id, transcript.meta.cwd);
+  return launch(io, target, saved.id, directory);
 }
 
-async function launch(io: Io, target: Harness, id: string, recordedCwd?: string): Promise<number> {
-  let cwd = io.cwd;
-  if (recordedCwd !== undefined) {
-    const stat = await fs.stat(recordedCwd).catch(() => undefined);
-    if (stat?.isDirectory()) cwd = recordedCwd;
-    else
-      await write(
-        io.stderr,
-        `txcript: the session's directory ${recordedCwd} does not exist here; resuming in ${cwd}\n`,
-      );
+async function resumeDirectory(io: Io, recorded: string | undefined): Promise<string> {
+  if (recorded !== undefined && path.isAbsolute(recorded)) {
+    const stat = await fs.stat(recorded).catch(() => undefined);
+    if (stat?.isDirectory()) return recorded;
   }
+  await write(
+    io.stderr,
+    recorded === undefined
+      ? `txcript: the session records no directory; continuing it in ${io.cwd}\n`
+      : `txcript: the session's directory ${recorded} does not exist here; continuing it in ${io.cwd}\n`,
+  );
+  return io.cwd;
+}
+
+async function launch(io: Io, target: Harness, id: string, cwd: string): Promise<number> {
   const template = io.env[resumeVariable(target)];
   const argv = target.resumeCommand?.(id) ?? [];
   const [command, args, shell] =

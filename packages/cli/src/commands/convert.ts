@@ -30,6 +30,7 @@ export function convertText(
   const read = from.readOptions?.({ startTime: context.startTime });
   const writeOptions = to.writeOptions?.({
     from: from.id,
+    sourceText: text,
     ...(context.dialect === undefined ? {} : { dialect: context.dialect }),
   });
   return convert(text, from.codec, to.codec, {
