@@ -1,0 +1,91 @@
+import { TxcriptError, type Warning } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { streamJsonCodec } from "./index.js";
+
+const session = "4f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e";
+const init = `{"type":"system","subtype":"init","cwd":"/w","session_id":"${session}","tools":[],"mcp_servers":[]}`;
+const prompt = `{"type":"user","message":{"role":"user","content":"hi"},"parent_tool_use_id":null,"session_id":"${session}"}`;
+
+function caught(run: () => unknown): TxcriptError {
+  try {
+    run();
+  } catch (error) {
+    if (TxcriptError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a TxcriptError");
+}
+
+describe("streamJsonCodec.parse", () => {
+  it("names the line that is not JSON and quotes it cut short", () => {
+    const bad = `{"type":"user", oops ${"x".repeat(300)}`;
+    const error = caught(() =>
+      streamJsonCodec.parse(`${init}\n${bad}\n${prompt}\n`, { file: "c.jsonl" }),
+    );
+    expect(error.code).toBe("INVALID_JSON");
+    expect(error.message).toMatch(/^line 2 is not JSON/);
+    expect(error.location).toMatchObject({ file: "c.jsonl", line: 2 });
+    expect(error.hint).toContain('"{\\"type\\":\\"user\\", oops xxx');
+    expect(error.hint).toContain("…");
+    expect(error.hint?.length).toBeLessThan(200);
+  });
+  it("refuses a JSON line that is not an object", () => {
+    const error = caught(() => streamJsonCodec.parse(`${init}\n[1,2]\n`));
+    expect(error.code).toBe("INVALID_DOCUMENT");
+    expect(error.location.line).toBe(2);
+  });
+  it("tolerates blank lines and CRLF, and writes them back as they were", () => {
+    const text = `\n${init}\r\n   \n${prompt}\r\n\n`;
+    const capture = streamJsonCodec.parse(text);
+    expect(capture.lines.filter((line) => line.value !== null)).toHaveLength(2);
+    expect(streamJsonCodec.serialize(capture)).toBe(text);
+    expect(streamJsonCodec.toCommon(capture).messages).toHaveLength(1);
+  });
+  it("keeps a text without a final newline as it was", () => {
+    const text = `${init}\n${prompt}`;
+    expect(streamJsonCodec.serialize(streamJsonCodec.parse(text))).toBe(text);
+  });
+  it("keeps a final line cut off mid-write, and skips it with a warning", () => {
+    const text = `${init}\n${prompt}\n{"type":"assistant","message":{"type":"mess`;
+    const capture = streamJsonCodec.parse(text);
+    expect(capture.lines.at(-1)).toEqual({
+      value: null,
+      text: text.split("\n")[2],
+      truncated: true,
+    });
+    expect(streamJsonCodec.serialize(capture)).toBe(text);
+    const warnings: Warning[] = [];
+    const transcript = streamJsonCodec.toCommon(capture, { onWarning: (w) => warnings.push(w) });
+    expect(transcript.messages).toHaveLength(1);
+    expect(warnings.map((w) => w.code)).toContain("truncated-line");
+  });
+  it("treats a cut-off line that is not the last as an error", () => {
+    const error = caught(() => streamJsonCodec.parse(`${init}\n{"type":"assi\n${prompt}`));
+    expect(error.code).toBe("INVALID_JSON");
+    expect(error.location.line).toBe(2);
+  });
+  it("keeps __proto__ keys as data", () => {
+    const line = `{"type":"user","message":{"role":"user","content":"x"},"session_id":"${session}","__proto__":{"polluted":1}}`;
+    const capture = streamJsonCodec.parse(`${line}\n`);
+    expect(streamJsonCodec.serialize(capture)).toBe(`${line}\n`);
+    expect(Object.hasOwn(capture.lines[0]?.value ?? {}, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("streamJsonCodec.detect", () => {
+  it("recognizes a capture by its first line", () => {
+    expect(streamJsonCodec.detect(`\n${init}\n`)).toBe(true);
+    expect(streamJsonCodec.detect(`${prompt}\n`)).toBe(true);
+  });
+  it("does not take Claude Code session files or other JSON for a capture", () => {
+    expect(
+      streamJsonCodec.detect(
+        `{"parentUuid":null,"sessionId":"${session}","type":"user","message":{"role":"user","content":"hi"}}\n`,
+      ),
+    ).toBe(false);
+    expect(streamJsonCodec.detect('{"type":"summary","summary":"x","leafUuid":"y"}\n')).toBe(false);
+    expect(streamJsonCodec.detect('{\n  "format": "txcript.common/v1"')).toBe(false);
+    expect(streamJsonCodec.detect("")).toBe(false);
+  });
+});
