@@ -21,8 +21,21 @@ export function parseCommand(spec: CommandSpec, args: string[]): Parsed {
     };
   }
   let parsed: { values: Values; positionals: string[] };
+  // `-#5-12` (stdin with a range) is a positional, not a cluster of short options.
+  const stdinRange = "\u0000stdin";
+  const protectedArgs = args.map((arg) =>
+    /^-#[\d-]+$/.test(arg) ? stdinRange + arg.slice(1) : arg,
+  );
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({
+      args: protectedArgs,
+      options,
+      allowPositionals: true,
+      strict: true,
+    }) as typeof parsed;
+    parsed.positionals = parsed.positionals.map((arg) =>
+      arg.startsWith(stdinRange) ? `-${arg.slice(stdinRange.length)}` : arg,
+    );
   } catch (cause) {
     const message = (cause as Error).message.split("\n")[0] ?? "bad arguments";
     throw new TxcriptError("USAGE", message.replace(/\.$/, ""), {

@@ -1,23 +1,61 @@
 // `txcript view`: the compact numbered text from core, optionally cut to a
 // range of the printed ordinals. Viewing never refuses a range that cuts a
 // tool call (nothing is copied); only ordinals outside the session fail.
-import { toText } from "@txcript/core";
+// A stream-json pipe on stdin (no range) is shown live, message by message.
+import { TxcriptError, toText } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
+import { findHarness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
-import { type Io, useColor, write } from "../io.js";
+import { type Io, readAll, useColor, write } from "../io.js";
+import { liveView, readFirstLine } from "../live-view.js";
+import { printWarnings } from "../output.js";
 import { resolveRange, splitRange } from "../range.js";
 
 export async function viewCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
-  const input = await readInput(ref, io, stringOption(values, "from"));
-  const { transcript } = readTranscript(input);
+  const from = stringOption(values, "from");
+  const color = useColor(io, "stdout");
+  if (ref === "-" && range === undefined) {
+    const forced = from === undefined ? undefined : findHarness(from);
+    const head = await readFirstLine(io.stdin);
+    const live = forced
+      ? forced.id === "stream_json"
+      : findHarness("stream_json").codec.detect(head.toString("utf8"));
+    if (live) {
+      try {
+        const { warnings } = await liveView(io, head, color);
+        await printWarnings(io, warnings);
+      } catch (error) {
+        throw TxcriptError.isInstance(error) && error.location.file === undefined
+          ? error.withLocation({ file: "<stdin>" })
+          : error;
+      }
+      return 0;
+    }
+    const text = head.toString("utf8") + (await readAll(io.stdin));
+    return show(io, await readInput("-", { ...io, stdin: textStream(text) }, from), range, color);
+  }
+  return show(io, await readInput(ref, io, from), range, color);
+}
+
+function textStream(text: string) {
+  return (async function* () {
+    yield Buffer.from(text, "utf8");
+  })() as unknown as Io["stdin"];
+}
+
+async function show(
+  io: Io,
+  input: Awaited<ReturnType<typeof readInput>>,
+  range: ReturnType<typeof splitRange>["range"],
+  color: boolean,
+): Promise<number> {
+  const { transcript, warnings } = readTranscript(input);
   const bounds = range === undefined ? undefined : resolveRange(range, transcript);
   await write(
     io.stdout,
-    toText(transcript, {
-      color: useColor(io, "stdout"),
-      ...(bounds === undefined ? {} : { range: bounds }),
-    }),
+    toText(transcript, { color, ...(bounds === undefined ? {} : { range: bounds }) }),
   );
+  await printWarnings(io, warnings);
   return 0;
 }
