@@ -1,7 +1,7 @@
 // Claude Code session → Common transcript. Reads the thread claude-code-thread
-// picks: merges assistant lines split by message.id (usage from the first
-// part, as ccusage counts it), maps slash-command markup to the Common
-// Command tool with its output as the result, and takes the title from
+// picks: merges assistant lines split by message.id (usage from the part with
+// the largest total, as ccusage counts it), maps slash-command markup to the
+// Common Command tool with its output as the result, and takes the title from
 // custom-title over summary over ai-title. Never throws on a parsed session.
 import {
   type Block,
@@ -49,6 +49,15 @@ function readUsage(usage: JsonObject | undefined): Usage | undefined {
     cacheReadInputTokens: count(ownValue(usage, "cache_read_input_tokens")),
     cacheCreationInputTokens: count(ownValue(usage, "cache_creation_input_tokens")),
   };
+}
+
+function total(usage: Usage): number {
+  return (
+    usage.inputTokens +
+    usage.outputTokens +
+    usage.cacheReadInputTokens +
+    usage.cacheCreationInputTokens
+  );
 }
 
 interface Reader {
@@ -256,13 +265,16 @@ export function claudeCodeToCommon(
     const content = readContent(ownValue(message, "content"), reader);
     const stopReason = stringAt(message, "stop_reason");
     const known = id === undefined ? undefined : byMessageId.get(id);
+    const usage = readUsage(objectAt(message, "usage"));
     if (known !== undefined) {
       known.content.push(...content);
       if (stopReason !== undefined && stopReason !== "") known.stopReason = stopReason;
+      // Each part repeats the usage as streamed so far: keep the largest, as ccusage does.
+      if (usage !== undefined && (known.usage === undefined || total(usage) > total(known.usage)))
+        known.usage = usage;
       continue;
     }
     const model = stringAt(message, "model");
-    const usage = readUsage(objectAt(message, "usage"));
     const read: Message = { role: "assistant", content, timestamp };
     if (model !== undefined && model !== "" && model !== "<synthetic>") read.model = model;
     if (stopReason !== undefined && stopReason !== "") read.stopReason = stopReason;

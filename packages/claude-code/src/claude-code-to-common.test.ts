@@ -1,0 +1,263 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Transcript, TxcriptError, type Warning } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { claudeCodeCodec } from "./claude-code-codec.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const real = path.resolve(repoRoot, "../shared/real/claude-code");
+const fixture = (name: string) =>
+  readFileSync(path.join(repoRoot, "fixtures/claude-code", name), "utf8");
+
+function read(text: string): { transcript: Transcript; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const transcript = claudeCodeCodec.toCommon(claudeCodeCodec.parse(text), {
+    onWarning: (warning) => warnings.push(warning),
+  });
+  return { transcript, warnings };
+}
+
+function counts(warnings: Warning[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const warning of warnings) out[warning.code] = (out[warning.code] ?? 0) + warning.count;
+  return out;
+}
+
+function readReal(name: string): string | undefined {
+  try {
+    return readFileSync(path.join(real, name), "utf8");
+  } catch {
+    console.warn(`skipping: ${path.join(real, name)} is absent`);
+    return undefined;
+  }
+}
+
+describe("claudeCodeCodec.parse", () => {
+  it("reports a broken line with its line and column", () => {
+    try {
+      claudeCodeCodec.parse('{"type":"user"}\n{"type": nope}\n', { file: "s.jsonl" });
+      expect.unreachable();
+    } catch (error) {
+      expect(TxcriptError.isInstance(error)).toBe(true);
+      expect((error as TxcriptError).code).toBe("INVALID_JSON");
+      expect((error as TxcriptError).location).toMatchObject({ file: "s.jsonl", line: 2 });
+    }
+  });
+  it("refuses a line that is JSON but not an object", () => {
+    expect(() => claudeCodeCodec.parse('{"type":"user"}\n[1,2]\n')).toThrowError(
+      expect.objectContaining({ code: "INVALID_DOCUMENT", location: { line: 2 } }),
+    );
+  });
+  it("keeps blank lines, CRs and a missing final newline byte for byte", () => {
+    for (const text of ['{"a":1}\r\n\n{"b":2}', '\n\n{"type":"x"}\n', "", "\n"]) {
+      expect(claudeCodeCodec.serialize(claudeCodeCodec.parse(text))).toBe(text);
+    }
+  });
+});
+
+describe("claudeCodeCodec.detect", () => {
+  it("recognizes session lines and bookkeeping lines", () => {
+    expect(claudeCodeCodec.detect(fixture("split-messages.jsonl"))).toBe(true);
+    expect(claudeCodeCodec.detect('{"type":"summary","summary":"x","leafUuid":"u"}\n')).toBe(true);
+  });
+  it("does not claim stream-json, Amp documents or Common documents", () => {
+    expect(
+      claudeCodeCodec.detect(
+        '{"type":"system","subtype":"init","session_id":"s","cwd":"/"}\n{"type":"user","message":{"role":"user","content":"hi"},"session_id":"s","parent_tool_use_id":null}\n',
+      ),
+    ).toBe(false);
+    expect(claudeCodeCodec.detect('{\n  "v": 1,\n  "id": "T-1",\n  "messages": []\n}\n')).toBe(
+      false,
+    );
+    expect(claudeCodeCodec.detect('{"format":"txcript.common/v1","meta":{}}')).toBe(false);
+    expect(claudeCodeCodec.detect("not json at all")).toBe(false);
+  });
+});
+
+describe("claudeCodeCodec.toCommon", () => {
+  it("merges an API message split over lines by message.id, keeping ccusage's usage", () => {
+    const { transcript, warnings } = read(fixture("split-messages.jsonl"));
+    const assistant = transcript.messages[1];
+    expect(assistant?.content.map((block) => block.type)).toEqual([
+      "thinking",
+      "text",
+      "tool_use",
+      "tool_use",
+    ]);
+    // The last part carries the largest usage (131 output tokens, the final count).
+    expect(assistant?.usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 131,
+      cacheReadInputTokens: 12000,
+      cacheCreationInputTokens: 4100,
+    });
+    expect(assistant?.stopReason).toBe("tool_use");
+    // The repeated line (same uuid) is read once.
+    expect(transcript.messages.filter((message) => message.role === "user")).toHaveLength(3);
+    expect(counts(warnings)).toEqual({ "claude_code.duplicate-line": 1 });
+  });
+
+  it("maps slash-command markup to Command calls with their output as results", () => {
+    const { transcript } = read(fixture("slash-commands.jsonl"));
+    const blocks = transcript.messages.flatMap((message) => message.content);
+    const commands = blocks.filter((block) => block.type === "tool_use");
+    expect(commands.map((block) => block.type === "tool_use" && block.tool)).toEqual([
+      { name: "Command", input: { command: "/model", args: "opus" } },
+      { name: "Command", input: { command: "/review", args: "src/login.ts" } },
+      { name: "Command", input: { command: "/cost" } },
+      { name: "Command", input: { command: "/frobnicate" } },
+    ]);
+    const results = blocks.filter((block) => block.type === "tool_result");
+    expect(results).toEqual([
+      {
+        type: "tool_result",
+        toolUseId: "command-1",
+        content: "Set model to \u001b[1mopus (claude-opus-4-5-20251101)\u001b[22m",
+        isError: false,
+      },
+      {
+        type: "tool_result",
+        toolUseId: "command-3",
+        content: "Total cost: $0.0421",
+        isError: false,
+      },
+      {
+        type: "tool_result",
+        toolUseId: "command-4",
+        content: "Unknown slash command: frobnicate",
+        isError: true,
+      },
+    ]);
+    // The expanded prompt of /review stays what the model saw: user text.
+    expect(transcript.messages[4]?.content[0]).toMatchObject({ type: "text" });
+  });
+
+  it("takes the title from custom-title over summary and ai-title, the last one winning", () => {
+    expect(read(fixture("custom-title.jsonl")).transcript.meta.title).toBe("retry helper — notes");
+  });
+
+  it("ignores a summary whose leafUuid names a line of another session", () => {
+    const { transcript } = read(fixture("summary-title.jsonl"));
+    expect(transcript.meta.title).toBe("Rename the config loader");
+    const dangling = fixture("summary-title.jsonl").split("\n").slice(0, 1).join("\n");
+    expect(read(`${dangling}\n${fixture("images.jsonl")}`).transcript.meta.title).toBeUndefined();
+  });
+
+  it("follows the chain from the last line: abandoned branches and sidechains are left out", () => {
+    const { transcript, warnings } = read(fixture("summary-title.jsonl"));
+    const texts = transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
+    );
+    expect(texts).not.toContain("yes, with sed");
+    expect(texts).not.toContain("List every file that calls loadCfg.");
+    expect(texts).toContain("no, edit them by hand so I can review each change");
+    expect(counts(warnings)).toMatchObject({ "claude_code.branch": 2, "claude_code.sidechain": 2 });
+  });
+
+  it("reads a subagent file (only sidechain lines) as its own conversation", () => {
+    const text = readReal("fasthooks-sidechain-2.0.76.jsonl");
+    if (text === undefined) return;
+    const { transcript } = read(text);
+    expect(transcript.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(transcript.messages[0]?.content).toEqual([{ type: "text", text: "Warmup" }]);
+  });
+
+  it("crosses a compact boundary and drops the summary of history it has read", () => {
+    const { transcript, warnings } = read(fixture("compaction.jsonl"));
+    const texts = transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
+    );
+    expect(texts[0]).toBe("print the date");
+    expect(texts.some((text) => text.startsWith("This session is being continued"))).toBe(false);
+    expect(texts.at(-1)).toBe("Mercredi.");
+    expect(counts(warnings)["claude_code.compact-summary"]).toBe(1);
+  });
+
+  it("keeps the compaction summary when the history before the boundary is missing", () => {
+    const lines = fixture("compaction.jsonl").trimEnd().split("\n").slice(6);
+    const { transcript } = read(`${lines.join("\n")}\n`);
+    const first = transcript.messages[0]?.content[0];
+    expect(first).toMatchObject({ type: "text" });
+    expect(first?.type === "text" && first.text).toMatch(/^This session is being continued/);
+  });
+
+  it("reads thinking, redacted thinking and API error messages", () => {
+    const { transcript } = read(fixture("thinking.jsonl"));
+    expect(transcript.messages[1]?.content.slice(0, 2)).toEqual([
+      {
+        type: "thinking",
+        text: "sqrt(1009) < 32. Check 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31: none divides 1009.",
+        signature: "EpcDCkYICxgCKkThinkSIGNATUREtwo==",
+        provider: "anthropic",
+      },
+      {
+        type: "thinking",
+        text: "",
+        encrypted: "EmwKAhgBEgy3redactedPAYLOAD==",
+        provider: "anthropic",
+      },
+    ]);
+    const error = transcript.messages[3];
+    expect(error?.model).toBeUndefined();
+    expect(error?.stopReason).toBe("stop_sequence");
+  });
+
+  it("reads images in prompts and in tool results", () => {
+    const { transcript } = read(fixture("images.jsonl"));
+    expect(transcript.messages[0]?.content[1]).toMatchObject({
+      type: "image",
+      source: { type: "base64", mediaType: "image/png" },
+    });
+    expect(transcript.messages[2]?.content[0]).toMatchObject({
+      type: "tool_result",
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png" } }],
+    });
+  });
+
+  it("reads the real 2.0.76 session: compaction, stop hooks, file snapshots", () => {
+    const text = readReal("fasthooks-main-2.0.76.jsonl");
+    if (text === undefined) return;
+    const { transcript, warnings } = read(text);
+    expect(transcript.meta).toMatchObject({
+      id: "c45af7b1-cb7c-4e51-93db-8cbb250a877a",
+      cwd: "/workspace",
+      cliVersion: "2.0.76",
+      model: "claude-haiku-4-5-20251001",
+    });
+    expect(transcript.meta.gitBranch).toBeUndefined();
+    // Its 28 assistant lines are as many API messages as distinct message ids.
+    const ids = new Set(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.type === "assistant")
+        .map((line) => line.message.id),
+    );
+    expect(ids.size).toBeLessThan(28);
+    expect(transcript.messages.filter((message) => message.role === "assistant")).toHaveLength(
+      ids.size,
+    );
+    expect(counts(warnings)).toMatchObject({ "claude_code.compact-summary": 1 });
+  });
+
+  it("reads the real 1.0.98 session without the inline subagents", () => {
+    const text = readReal("viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+    if (text === undefined) return;
+    const { transcript, warnings } = read(text);
+    const sidechainLines = text.split("\n").filter((line) => line.includes('"isSidechain":true'));
+    expect(counts(warnings)["claude_code.sidechain"]).toBe(sidechainLines.length);
+    // Its summary line names the leaf of another session (viewer-1af7fc5e…): not this title.
+    expect(transcript.meta.title).toBeUndefined();
+    const calls = new Set(
+      transcript.messages.flatMap((message) =>
+        message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+      ),
+    );
+    const results = transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : [])),
+    );
+    expect(results.every((id) => calls.has(id) || id.startsWith("command-"))).toBe(true);
+  });
+});

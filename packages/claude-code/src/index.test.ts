@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("@txcript/claude-code public API", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "ClaudeCodeStore",
+      "claudeCodeCodec",
+      "claudeCodeLoss",
+      "claudeCodeLosses",
+      "claudeCodeNamespace",
+      "claudeCodeProject",
+      "claudeResumeCommand",
+      "claudeSessionId",
+      "missingResultText",
+      "mungeClaudeProjectDir",
+    ]);
+  });
+});
