@@ -1,0 +1,211 @@
+import { commonCodec, fromCanonical, type Transcript, type Warning } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { streamJsonCodec, toStreamJsonInput } from "./index.js";
+
+const transcript: Transcript = {
+  meta: {
+    id: "T-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    timestamp: "2026-05-01T09:00:00.000Z",
+    cwd: "/work",
+    title: "Count files",
+    model: "claude-sonnet-4-5",
+  },
+  messages: [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "count the files" },
+        { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } },
+      ],
+      timestamp: "2026-05-01T09:00:01.000Z",
+    },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Listing." },
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          tool: fromCanonical("Bash", { command: "ls", workdir: "/work" }),
+        },
+      ],
+      timestamp: "2026-05-01T09:00:02.000Z",
+      stopReason: "tool_use",
+      model: "claude-sonnet-4-5",
+    },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "toolu_1",
+          content: { output: "a\nb\n", exitCode: 0 },
+          isError: false,
+        },
+      ],
+      timestamp: "2026-05-01T09:00:03.000Z",
+    },
+    {
+      role: "assistant",
+      content: [{ type: "text", text: "Two files." }],
+      timestamp: "2026-05-01T09:00:04.500Z",
+      stopReason: "end_turn",
+    },
+  ],
+};
+
+function written(dialect: "claude" | "amp") {
+  const warnings: Warning[] = [];
+  const capture = streamJsonCodec.fromCommon(transcript, {
+    dialect,
+    onWarning: (w) => warnings.push(w),
+  });
+  const values = capture.lines.map((line) => line.value as Record<string, unknown>);
+  return { capture, values, warnings, text: streamJsonCodec.serialize(capture) };
+}
+
+describe("fromCommon", () => {
+  it("writes one init, the messages, and one closing result", () => {
+    for (const dialect of ["claude", "amp"] as const) {
+      const { values, text } = written(dialect);
+      expect(values.map((value) => value.type)).toEqual([
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "result",
+      ]);
+      expect(values[0]).toMatchObject({
+        subtype: "init",
+        cwd: "/work",
+        session_id: transcript.meta.id,
+        mcp_servers: [],
+      });
+      expect(values.at(-1)).toMatchObject({
+        subtype: "success",
+        is_error: false,
+        num_turns: 2,
+        result: "Two files.",
+        duration_ms: 4500,
+        session_id: transcript.meta.id,
+      });
+      expect(text.endsWith("}\n")).toBe(true);
+      expect(text.split("\n")).toHaveLength(values.length + 1);
+    }
+  });
+  it("spells tools in the chosen dialect and lists them in init", () => {
+    const claude = written("claude").values;
+    const amp = written("amp").values;
+    expect(claude[0]?.tools).toEqual(["Bash"]);
+    expect(amp[0]?.tools).toEqual(["shell_command"]);
+    const call = (values: Record<string, unknown>[]) =>
+      (values[2]?.message as { content: unknown[] }).content[1];
+    expect(call(claude)).toEqual({
+      type: "tool_use",
+      id: "toolu_1",
+      name: "Bash",
+      input: { command: "ls", workdir: "/work" },
+    });
+    expect(call(amp)).toEqual({
+      type: "tool_use",
+      id: "toolu_1",
+      name: "shell_command",
+      input: { command: "ls", workdir: "/work" },
+    });
+    expect(
+      streamJsonCodec.fromCommon(transcript, { dialect: "amp", ampEra: "legacy" }).lines[2]?.value,
+    ).toMatchObject({
+      message: { content: [{}, { name: "Bash", input: { cmd: "ls", cwd: "/work" } }] },
+    });
+  });
+  it("writes Claude's ids and keys, and none of them for Amp", () => {
+    const [init, , assistant] = written("claude").values;
+    expect(init).toMatchObject({
+      model: "claude-sonnet-4-5",
+      claude_code_version: "",
+      uuid: expect.any(String),
+    });
+    expect(assistant).toMatchObject({
+      message: {
+        id: expect.stringMatching(/^msg_/),
+        model: "claude-sonnet-4-5",
+        stop_sequence: null,
+      },
+      uuid: expect.any(String),
+    });
+    const amp = written("amp").values;
+    expect(Object.keys(amp[0] ?? {})).not.toContain("uuid");
+    expect(Object.keys((amp[2]?.message as object) ?? {})).not.toContain("id");
+    expect(Object.keys((amp[2]?.message as object) ?? {})).not.toContain("model");
+  });
+  it("writes structured tool output as its JSON text", () => {
+    const result = (values: Record<string, unknown>[]) =>
+      (values[3]?.message as { content: { content: unknown }[] }).content[0]?.content;
+    expect(result(written("claude").values)).toBe('{"output":"a\\nb\\n","exitCode":0}');
+    expect(result(written("amp").values)).toBe('{"output":"a\\nb\\n","exitCode":0}');
+    // Amp reads it back as the JSON it was; Claude keeps the text the model saw.
+    const back = (dialect: "claude" | "amp") =>
+      streamJsonCodec.toCommon(streamJsonCodec.parse(written(dialect).text)).messages[2]
+        ?.content[0];
+    expect(back("amp")).toMatchObject({ content: { output: "a\nb\n", exitCode: 0 } });
+    expect(back("claude")).toMatchObject({ content: '{"output":"a\\nb\\n","exitCode":0}' });
+  });
+  it("reports the losses that occur, per dialect", () => {
+    const codes = (dialect: "claude" | "amp") =>
+      new Set(written(dialect).warnings.map((w) => w.code));
+    expect([...codes("claude")].sort()).toEqual(["meta-fields", "structured-tool-result"]);
+    expect([...codes("amp")].sort()).toEqual([
+      "image",
+      "message-model",
+      "meta-fields",
+      "structured-tool-result",
+    ]);
+  });
+  it("is read back in the dialect it was written in", () => {
+    for (const dialect of ["claude", "amp"] as const) {
+      const back = streamJsonCodec.toCommon(streamJsonCodec.parse(written(dialect).text));
+      expect(back.messages[1]?.content[1]).toEqual(transcript.messages[1]?.content[1]);
+      expect(back.meta.timestamp).toBe(transcript.meta.timestamp);
+    }
+  });
+});
+
+describe("toStreamJsonInput", () => {
+  it("writes one --stream-json-input line per prompt, text and images only", () => {
+    const lines = toStreamJsonInput(transcript)
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "count the files" },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+          ],
+        },
+      },
+    ]);
+  });
+  it("replays every prompt of a multi-turn conversation, in order", () => {
+    const turns = commonCodec.fromCommon({
+      ...transcript,
+      messages: ["a", "b", "c"].map((text, index) => ({
+        role: "user" as const,
+        content: [{ type: "text" as const, text }],
+        timestamp: `2026-05-01T09:00:0${index}.000Z`,
+      })),
+    });
+    const text = toStreamJsonInput(turns);
+    expect(
+      text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).message.content[0].text),
+    ).toEqual(["a", "b", "c"]);
+    expect(text.endsWith("\n")).toBe(true);
+  });
+});

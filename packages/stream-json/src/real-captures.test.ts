@@ -1,0 +1,96 @@
+// Real third-party captures in ../shared/real (read in place, never copied
+// into the repository). Skips with a visible message when they are absent.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ampCodec } from "@txcript/amp";
+import type { Block, Transcript, Warning } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { realDirectory } from "./fixtures-support.js";
+import { detectStreamJsonDialect, streamJsonCodec } from "./index.js";
+
+const streamFile = path.join(realDirectory, "amp-stream-same-run.jsonl");
+const threadFile = path.join(realDirectory, "amp-export-convo.json");
+const present = existsSync(streamFile) && existsSync(threadFile);
+if (!present) console.warn(`skipping real-capture tests: ${realDirectory} is not present`);
+
+/** The blocks a stream-json capture without --stream-json-thinking can hold. */
+function withoutThinking(transcript: Transcript): { role: string; content: Block[] }[] {
+  return transcript.messages.map((message) => ({
+    role: message.role,
+    content: message.content.filter((block) => block.type !== "thinking"),
+  }));
+}
+
+describe.skipIf(!present)("real Amp capture (amp -x --stream-json, CLI 0.0.1785170481)", () => {
+  const text = present ? readFileSync(streamFile, "utf8") : "";
+  it("round-trips byte for byte", () => {
+    expect(streamJsonCodec.serialize(streamJsonCodec.parse(text))).toBe(text);
+  });
+  it("is detected as the Amp dialect", () => {
+    expect(streamJsonCodec.detect(text)).toBe(true);
+    expect(detectStreamJsonDialect(text)).toBe("amp");
+  });
+  it("normalizes Amp's tool names and inputs through Amp's dialect", () => {
+    const transcript = streamJsonCodec.toCommon(streamJsonCodec.parse(text));
+    const tools = transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_use" ? [block.tool] : [])),
+    );
+    expect(tools).toHaveLength(11);
+    expect(tools[1]).toEqual({
+      name: "Bash",
+      input: { command: "ls -la", workdir: "/tmp/amp-elicit" },
+    });
+    expect(
+      tools
+        .filter((tool) => tool.name === "Raw")
+        .map((tool) => tool.name === "Raw" && tool.toolName),
+    ).toEqual(["skill", "apply_patch", "apply_patch", "apply_patch"]);
+  });
+  it("reports the run statistics and init details it cannot carry", () => {
+    const codes = new Set<string>();
+    streamJsonCodec.toCommon(streamJsonCodec.parse(text), {
+      onWarning: (warning: Warning) => codes.add(warning.code),
+    });
+    expect([...codes].sort()).toEqual([
+      "run-statistics",
+      "session-details",
+      "synthesized-timestamps",
+      "usage-details",
+    ]);
+  });
+});
+
+describe.skipIf(!present)("the same Amp run as a capture and as a thread document", () => {
+  const stream = present
+    ? streamJsonCodec.toCommon(streamJsonCodec.parse(readFileSync(streamFile, "utf8")))
+    : undefined;
+  const thread = present
+    ? ampCodec.toCommon(ampCodec.parse(readFileSync(threadFile, "utf8")))
+    : undefined;
+  it("is one session in one working directory", () => {
+    expect(stream?.meta.id).toBe(thread?.meta.id);
+    expect(stream?.meta.cwd).toBe(thread?.meta.cwd);
+  });
+  it("converts to the same conversation, block by block (thinking aside: the capture has none)", () => {
+    const left = withoutThinking(stream as Transcript);
+    const right = withoutThinking(thread as Transcript);
+    expect(left.map((message) => message.role)).toEqual(right.map((message) => message.role));
+    left.forEach((message, index) => {
+      const other = right[index];
+      expect(message.content.length, `message ${index}`).toBe(other?.content.length);
+      message.content.forEach((block, position) => {
+        // Same texts, same tool calls with the same normalized inputs, same
+        // results paired to the same calls (JSON key order aside).
+        expect(block, `message ${index} block ${position}`).toEqual(other?.content[position]);
+      });
+    });
+    expect(left.flatMap((message) => message.content)).toHaveLength(35); // 1 prompt, 12 texts, 11 calls, 11 results
+  });
+  it("carries the same token counts on each assistant turn", () => {
+    const usage = (transcript: Transcript | undefined) =>
+      transcript?.messages
+        .filter((message) => message.role === "assistant")
+        .map((message) => message.usage);
+    expect(usage(stream)).toEqual(usage(thread));
+  });
+});
