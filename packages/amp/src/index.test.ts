@@ -2,5 +2,15 @@ import { expect, it } from "vitest";
 import * as amp from "./index.js";
 
 it("exports exactly the public API", () => {
-  expect(Object.keys(amp).sort()).toEqual(["ampToolFromCommon", "ampToolToCommon"]);
+  expect(Object.keys(amp).sort()).toEqual([
+    "AMP_THREAD_ID_NAMESPACE",
+    "AmpStore",
+    "ampCodec",
+    "ampProject",
+    "ampThreadId",
+    "ampToolFromCommon",
+    "ampToolToCommon",
+    "assertSafeThreadId",
+    "isAmpThreadId",
+  ]);
 });

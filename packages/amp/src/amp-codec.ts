@@ -1,0 +1,38 @@
+// ampCodec: Amp thread documents (local-first CLI files and `amp threads
+// export` output) ⇄ Common. The native body keeps the whole document, so
+// serialize(parse(s)) === s for anything Amp wrote. Known losses through
+// Common (each a code in `losses`, see docs/formats/amp.md):
+// - reading: run.progress/trackFiles/~debug; cancelled and rejected-by-user
+//   runs collapse to error text; message/block bookkeeping; thread keys
+//   (v, agentMode, ~debug, ...); info/parent roles; manual_bash_invocation
+//   and other unmodeled blocks; image sourcePath; shell_command → Bash.
+// - writing: foreign ids → T-<uuidv5>; Meta.model; sparse timestamps;
+//   user-message attribution; stateless assistants → end_turn; structured
+//   error content → JSON text; tools Amp cannot spell → Raw.
+import type { Codec, ConversionOptions } from "@txcript/core";
+import { ampLosses } from "./amp-losses.js";
+import {
+  type AmpThread,
+  looksLikeAmpThread,
+  parseAmpThread,
+  serializeAmpThread,
+} from "./amp-schema.js";
+import { ampToCommon } from "./amp-to-common.js";
+import { type AmpWriteOptions, commonToAmp } from "./common-to-amp.js";
+
+export const ampCodec: Codec<AmpThread, ConversionOptions, AmpWriteOptions> = {
+  id: "amp",
+  displayName: "Amp thread",
+  losses: ampLosses,
+  detect(text) {
+    try {
+      return looksLikeAmpThread(text);
+    } catch {
+      return false;
+    }
+  },
+  parse: parseAmpThread,
+  serialize: serializeAmpThread,
+  toCommon: ampToCommon,
+  fromCommon: commonToAmp,
+};
