@@ -1,0 +1,236 @@
+import { TxcriptError, type Warning } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { ampCodec } from "./amp-codec.js";
+
+const base = { v: 3, id: "T-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001", created: 1768178184664 };
+
+function convert(document: object, warnings: Warning[] = []) {
+  return ampCodec.toCommon(ampCodec.parse(JSON.stringify(document)), {
+    onWarning: (warning) => warnings.push(warning),
+  });
+}
+
+function errorOf(run: () => unknown): TxcriptError {
+  try {
+    run();
+  } catch (error) {
+    if (TxcriptError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a TxcriptError");
+}
+
+describe("ampCodec.parse", () => {
+  it("keeps the text's final newline or its absence", () => {
+    const compact = JSON.stringify({ ...base, messages: [] }, null, 2);
+    expect(ampCodec.serialize(ampCodec.parse(compact))).toBe(compact);
+    expect(ampCodec.serialize(ampCodec.parse(`${compact}\n`))).toBe(`${compact}\n`);
+  });
+  it("keeps key order and __proto__ keys as data", () => {
+    const text = '{"messages":[{"role":"user","content":[],"__proto__":{"x":1}}],"id":"T-a","v":1}';
+    const native = ampCodec.parse(text);
+    expect(JSON.stringify(native.document)).toBe(text);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+  it("maps failures onto TxcriptError codes with a location", () => {
+    const syntax = errorOf(() => ampCodec.parse('{\n  "v": 1,\n  oops', { file: "t.json" }));
+    expect([syntax.code, syntax.location.file, syntax.location.line]).toEqual([
+      "INVALID_JSON",
+      "t.json",
+      3,
+    ]);
+    expect(errorOf(() => ampCodec.parse("[]")).code).toBe("INVALID_DOCUMENT");
+    expect(errorOf(() => ampCodec.parse('{"v":1}')).location.path).toBe("$.messages");
+    expect(errorOf(() => ampCodec.parse('{"messages":[1]}')).location.path).toBe("$.messages[0]");
+  });
+  it("detects thread documents by the v key, and nothing else", () => {
+    expect(ampCodec.detect(JSON.stringify({ ...base, messages: [] }, null, 2))).toBe(true);
+    expect(ampCodec.detect('{"format":"txcript.common/v1","meta":{}}')).toBe(false);
+    expect(ampCodec.detect('{"type":"system","subtype":"init"}\n')).toBe(false);
+    expect(ampCodec.detect("")).toBe(false);
+  });
+});
+
+describe("ampCodec.toCommon", () => {
+  it("refuses a thread without id or created, naming the path", () => {
+    expect(errorOf(() => convert({ created: 1, messages: [] })).location.path).toBe("$.id");
+    expect(errorOf(() => convert({ id: "T-x", messages: [] })).location.path).toBe("$.created");
+    expect(errorOf(() => convert({ id: "T-x", created: 1e20, messages: [] })).code).toBe(
+      "INVALID_DOCUMENT",
+    );
+  });
+  it("reads meta from created, title, env trees and platform", () => {
+    const transcript = convert({
+      ...base,
+      title: "t",
+      env: {
+        initial: {
+          trees: [
+            { uri: "file:///a%20b/%C3%BC", repository: { type: "git", ref: "refs/heads/feat/x" } },
+          ],
+          platform: { clientVersion: "0.0.1" },
+        },
+      },
+      messages: [],
+    });
+    expect(transcript.meta).toEqual({
+      id: base.id,
+      timestamp: "2026-01-12T00:36:24.664Z",
+      cwd: "/a b/ü",
+      gitBranch: "feat/x",
+      title: "t",
+      cliVersion: "0.0.1",
+    });
+  });
+  it("inherits the last seen timestamp, starting from created", () => {
+    const transcript = convert({
+      ...base,
+      messages: [
+        { role: "assistant", content: [], state: { type: "complete", stopReason: "end_turn" } },
+        { role: "user", meta: { sentAt: 1768178200000 }, content: [] },
+        { role: "user", content: [] },
+        { role: "assistant", content: [], usage: { timestamp: "2026-01-12T01:00:00Z" } },
+        { role: "assistant", content: [], usage: { timestamp: "not a time" } },
+      ],
+    });
+    expect(transcript.messages.map((message) => message.timestamp)).toEqual([
+      "2026-01-12T00:36:24.664Z",
+      "2026-01-12T00:36:40.000Z",
+      "2026-01-12T00:36:40.000Z",
+      "2026-01-12T01:00:00.000Z",
+      "2026-01-12T01:00:00.000Z",
+    ]);
+  });
+  it("maps state to stop reasons: cancelled → aborted, streaming and stateless → none", () => {
+    const states = [
+      { type: "complete", stopReason: "max_tokens" },
+      { type: "cancelled" },
+      { type: "streaming" },
+      undefined,
+    ];
+    const transcript = convert({
+      ...base,
+      messages: states.map((state) => ({
+        role: "assistant",
+        content: [],
+        ...(state ? { state } : {}),
+      })),
+    });
+    expect(transcript.messages.map((message) => message.stopReason)).toEqual([
+      "max_tokens",
+      "aborted",
+      undefined,
+      undefined,
+    ]);
+  });
+  it("maps tool results by status, error text from the message or the reason", () => {
+    const runs = [
+      { status: "done", result: "text" },
+      { status: "done", result: { output: "x", exitCode: 1 } },
+      { status: "done" },
+      { status: "error", error: { message: "boom" } },
+      { status: "error", error: "plain" },
+      { status: "rejected-by-user", reason: "no" },
+      { status: "cancelled" },
+    ];
+    const warnings: Warning[] = [];
+    const transcript = convert(
+      {
+        ...base,
+        messages: [
+          {
+            role: "user",
+            content: runs.map((run, index) => ({
+              type: "tool_result",
+              toolUseID: `t${index}`,
+              run,
+            })),
+          },
+        ],
+      },
+      warnings,
+    );
+    expect(
+      transcript.messages[0]?.content.map(
+        (block) => block.type === "tool_result" && [block.content, block.isError],
+      ),
+    ).toEqual([
+      ["text", false],
+      [{ output: "x", exitCode: 1 }, false],
+      [null, false],
+      ["boom", true],
+      ["plain", true],
+      ["no", true],
+      ["tool run cancelled", true],
+    ]);
+    expect(warnings.find((warning) => warning.code === "amp.status-collapsed")?.count).toBe(2);
+  });
+  it("skips unmodeled blocks and roles and malformed tool blocks, counting them", () => {
+    const warnings: Warning[] = [];
+    const transcript = convert(
+      {
+        ...base,
+        messages: [
+          { role: "info", content: [] },
+          {
+            role: "user",
+            content: [
+              { type: "manual_bash_invocation", args: {} },
+              { type: "tool_result", toolUseID: "x" },
+              { type: "tool_use", name: "Bash", input: {} },
+              { type: "image", source: { type: "url", url: "https://x" } },
+              "not a block",
+              { type: "text", text: "kept" },
+            ],
+          },
+        ],
+      },
+      warnings,
+    );
+    expect(transcript.messages).toEqual([
+      {
+        role: "user",
+        content: [{ type: "text", text: "kept" }],
+        timestamp: "2026-01-12T00:36:24.664Z",
+      },
+    ]);
+    expect(warnings.find((warning) => warning.code === "amp.unmodeled-block")).toMatchObject({
+      count: 5,
+      path: "$.messages[1].content[0]",
+    });
+    expect(warnings.find((warning) => warning.code === "amp.unmodeled-role")?.count).toBe(1);
+  });
+  it("reads usage, model and the thread model from the first assistant with one", () => {
+    const transcript = convert({
+      ...base,
+      messages: [
+        { role: "assistant", content: [], state: { type: "complete" } },
+        {
+          role: "assistant",
+          content: [],
+          usage: {
+            model: "m1",
+            inputTokens: 1,
+            outputTokens: 2,
+            cacheReadInputTokens: 3,
+            credits: 4,
+          },
+        },
+        {
+          role: "assistant",
+          content: [],
+          usage: { model: "m2", inputTokens: -1, outputTokens: 2 },
+        },
+      ],
+    });
+    expect(transcript.meta.model).toBe("m1");
+    expect(transcript.messages[1]?.usage).toEqual({
+      inputTokens: 1,
+      outputTokens: 2,
+      cacheReadInputTokens: 3,
+      cacheCreationInputTokens: 0,
+    });
+    expect(transcript.messages[2]?.usage).toBeUndefined();
+    expect(transcript.messages[2]?.model).toBe("m2");
+  });
+});
