@@ -234,11 +234,13 @@ describe("fromCommon normalization", () => {
       customTitle: "A title",
       sessionId: "0bdd2740-b6f7-4e7b-b1c9-f159cc83b104",
     });
-    expect((lines[1]?.message as unknown as { usage: Json }).usage).toEqual({
-      input_tokens: 1,
-      cache_creation_input_tokens: 4,
-      cache_read_input_tokens: 3,
-      output_tokens: 2,
+    expect((lines[1] as Line).message).toMatchObject({
+      usage: {
+        input_tokens: 1,
+        cache_creation_input_tokens: 4,
+        cache_read_input_tokens: 3,
+        output_tokens: 2,
+      },
     });
   });
 });

@@ -1,0 +1,124 @@
+// Claude Code finds what we write: the pinned `claude` (installed on demand
+// into node_modules/.cache, never a workspace dependency) resumes copies of
+// sessions fromCommon wrote — from every Amp, stream-json and Claude Code
+// fixture, the real captures and generated transcripts — offline. Found and
+// loaded, it fails on the connection; not found, it says "No conversation found".
+import { promises as fs, readFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Transcript } from "@txcript/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudeCodeCodec } from "./claude-code-codec.js";
+import { ClaudeCodeStore } from "./claude-code-store.js";
+import {
+  claudeCodeVersion,
+  ensureClaude,
+  fixtureTranscripts,
+  generatedTranscripts,
+  type NamedTranscript,
+  realClaudeTranscripts,
+  realDirectory,
+  resumeOffline,
+} from "./test-support/interop.js";
+
+/** The real Amp run, as a thread export and as its stream-json capture, through their codecs. */
+async function realAmpTranscripts(): Promise<NamedTranscript[]> {
+  const out: NamedTranscript[] = [];
+  try {
+    const { ampCodec } = await import("@txcript/amp");
+    const text = readFileSync(path.join(realDirectory, "amp-export-convo.json"), "utf8");
+    out.push({
+      name: "real/amp-export-convo.json",
+      transcript: ampCodec.toCommon(ampCodec.parse(text)),
+    });
+  } catch (error) {
+    console.warn(`skipping the real Amp export: ${String(error).slice(0, 200)}`);
+  }
+  try {
+    const { streamJsonCodec } = await import("@txcript/stream-json");
+    const text = readFileSync(path.join(realDirectory, "amp-stream-same-run.jsonl"), "utf8");
+    const transcript = streamJsonCodec.toCommon(streamJsonCodec.parse(text), {
+      startTime: new Date("2026-07-01T00:00:00.000Z"),
+    });
+    out.push({ name: "real/amp-stream-same-run.jsonl", transcript });
+  } catch (error) {
+    console.warn(`skipping the real Amp stream-json capture: ${String(error).slice(0, 200)}`);
+  }
+  return out;
+}
+
+const sessions: NamedTranscript[] = [
+  ...fixtureTranscripts(["amp", "stream-json", "claude-code"]),
+  ...realClaudeTranscripts(),
+  ...(await realAmpTranscripts()),
+  ...generatedTranscripts(6),
+];
+
+let temporary: string;
+let bin: string | undefined;
+let skipReason: string | undefined;
+let work: string;
+/** Written sessions: where the test wrote them, and the copy Claude Code may append to. */
+const written = new Map<string, { id: string; cwd: string }>();
+
+beforeAll(async () => {
+  temporary = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-claude-resume-"));
+  work = path.join(temporary, "work");
+  // A cwd longer than Claude Code's 200-character directory names, to prove the munging.
+  const deep = path.join(temporary, "d".repeat(120), "e".repeat(120));
+  await fs.mkdir(work, { recursive: true });
+  await fs.mkdir(deep, { recursive: true });
+  const store = new ClaudeCodeStore({ root: path.join(temporary, "written", "projects") });
+  for (const [index, { name, transcript }] of sessions.entries()) {
+    const cwd = index % 5 === 4 ? deep : work;
+    // The recorded cwd does not exist here: the session moves to one that does, as `continue` does.
+    const moved: Transcript = { ...transcript, meta: { ...transcript.meta, cwd } };
+    const saved = await store.save(claudeCodeCodec.fromCommon(moved), { overwrite: true });
+    written.set(name, { id: saved.id, cwd });
+  }
+  await fs.cp(path.join(temporary, "written"), path.join(temporary, "copy"), { recursive: true });
+  const found = ensureClaude();
+  if ("skip" in found) {
+    skipReason = found.skip;
+    console.warn(`SKIPPED Claude Code resume interop: ${skipReason}`);
+  } else bin = found.bin;
+}, 300_000);
+
+afterAll(async () => {
+  await fs.rm(temporary, { recursive: true, force: true });
+});
+
+describe(`claude ${claudeCodeVersion} -p --resume <id> finds sessions fromCommon wrote`, () => {
+  it("has sessions from every source", () => {
+    const names = sessions.map((session) => session.name.split("/")[0]);
+    for (const source of ["amp", "stream-json", "claude-code", "generated #1"])
+      expect(names).toContain(source);
+  });
+  for (const { name } of sessions) {
+    it(`loads ${name}`, (context) => {
+      if (bin === undefined) {
+        context.skip(skipReason);
+        return;
+      }
+      const session = written.get(name);
+      if (session === undefined) throw new Error(`${name} was not written`);
+      const outcome = resumeOffline(bin, path.join(temporary, "copy"), session.cwd, session.id);
+      expect(outcome.output).not.toContain("No conversation found");
+      expect(outcome.output).toMatch(/ECONNREFUSED|Connection refused|Unable to connect/);
+      expect(outcome.status).not.toBe(0);
+    });
+  }
+  it("says so when the session is not there (the probe can fail)", (context) => {
+    if (bin === undefined) {
+      context.skip(skipReason);
+      return;
+    }
+    const outcome = resumeOffline(
+      bin,
+      path.join(temporary, "copy"),
+      work,
+      "00000000-0000-4000-8000-000000000000",
+    );
+    expect(outcome.output).toContain("No conversation found with session ID");
+  });
+});
