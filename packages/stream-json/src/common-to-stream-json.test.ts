@@ -100,7 +100,7 @@ describe("fromCommon", () => {
     expect(claude[0]?.tools).toEqual(["Bash"]);
     expect(amp[0]?.tools).toEqual(["shell_command"]);
     const call = (values: Record<string, unknown>[]) =>
-      (values[2]?.message as { content: unknown[] }).content[1];
+      (values[2]!.message as { content: unknown[] }).content[1];
     expect(call(claude)).toEqual({
       type: "tool_use",
       id: "toolu_1",
@@ -141,7 +141,7 @@ describe("fromCommon", () => {
   });
   it("writes structured tool output as its JSON text", () => {
     const result = (values: Record<string, unknown>[]) =>
-      (values[3]?.message as { content: { content: unknown }[] }).content[0]?.content;
+      (values[3]!.message as { content: { content: unknown }[] }).content[0]?.content;
     expect(result(written("claude").values)).toBe('{"output":"a\\nb\\n","exitCode":0}');
     expect(result(written("amp").values)).toBe('{"output":"a\\nb\\n","exitCode":0}');
     // Amp reads it back as the JSON it was; Claude keeps the text the model saw.
