@@ -113,7 +113,7 @@ describe("ampCodec.fromCommon", () => {
     ]);
   });
   it("derives usageLedger events from assistant usage, pointing at their messages", () => {
-    const { usageLedger } = write(transcript) as {
+    const { usageLedger } = write(transcript) as unknown as {
       usageLedger: { events: Record<string, unknown>[] };
     };
     expect(
