@@ -18,6 +18,7 @@ import {
   isClaudeResultBlocks,
   type StreamJsonWriteOptions,
 } from "./common-to-stream-json.js";
+import { ampResultContent } from "./stream-json-blocks.js";
 import {
   parseCapture,
   type StreamJsonCapture,
@@ -25,11 +26,7 @@ import {
   serializeCapture,
 } from "./stream-json-lines.js";
 import { streamJsonLossByCode, streamJsonLosses } from "./stream-json-losses.js";
-import {
-  ampResultContent,
-  StreamJsonAccumulator,
-  type StreamJsonReadOptions,
-} from "./stream-json-to-common.js";
+import { StreamJsonAccumulator, type StreamJsonReadOptions } from "./stream-json-to-common.js";
 
 const firstLine = /^\s*\{\s*"type"\s*:\s*"(?:system|user|assistant|result|stream_event)"/;
 

@@ -8,19 +8,16 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
-  jsonEqual,
-  jsonPath,
   type Message,
   type Meta,
   ownValue,
-  parseJson,
-  stringifyJson,
   type Transcript,
   TxcriptError,
   type Usage,
   warn,
 } from "@txcript/core";
-import { dialectClue, toolToCommon } from "./stream-json-dialect.js";
+import { blocksToCommon, invalidLine } from "./stream-json-blocks.js";
+import { dialectClue } from "./stream-json-dialect.js";
 import { harness, type StreamJsonDialect } from "./stream-json-lines.js";
 import { streamJsonLossByCode as losses } from "./stream-json-losses.js";
 
@@ -311,87 +308,17 @@ export class StreamJsonAccumulator {
   }
 
   #blocks(raw: Json[], line: number): Block[] {
-    const blocks: Block[] = [];
-    raw.forEach((item, index) => {
-      const block = this.#block(item, line, index);
-      if (block !== undefined) blocks.push(block);
+    return blocksToCommon(raw, {
+      dialect: this.#dialect ?? "claude",
+      line,
+      onDropped: (path) =>
+        warn(
+          this.#options,
+          losses.unknownBlocks,
+          "a content block was dropped",
+          `line ${line} ${path}`,
+        ),
     });
-    return blocks;
-  }
-
-  #block(item: Json, line: number, index: number): Block | undefined {
-    const path = (key?: string) =>
-      jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
-    if (!isJsonObject(item))
-      throw this.#invalid(line, "has a block that is not an object", path(), "a content block");
-    const string = (key: string, optional = false): string | undefined => {
-      const value = ownValue(item, key);
-      if (typeof value === "string") return value;
-      if (optional && (value === undefined || value === null)) return undefined;
-      throw this.#invalid(line, `has a block without a string ${key}`, path(key), "a string");
-    };
-    switch (ownValue(item, "type")) {
-      case "text":
-        return { type: "text", text: string("text") as string };
-      case "thinking": {
-        const signature = string("signature", true);
-        return {
-          type: "thinking",
-          text: string("thinking") as string,
-          ...(signature ? { signature } : {}),
-        };
-      }
-      case "redacted_thinking":
-        return { type: "thinking", text: "", encrypted: string("data") as string };
-      case "tool_use": {
-        const id = string("id") as string;
-        if (id === "")
-          throw this.#invalid(line, "has a tool_use with an empty id", path("id"), "an id");
-        const input = ownValue(item, "input") ?? (Object.hasOwn(item, "input") ? null : {});
-        const tool = toolToCommon(this.#dialect ?? "claude", string("name") as string, input);
-        return { type: "tool_use", id, tool };
-      }
-      case "tool_result": {
-        const toolUseId = string("tool_use_id") as string;
-        if (toolUseId === "")
-          throw this.#invalid(
-            line,
-            "has a tool_result with an empty tool_use_id",
-            path("tool_use_id"),
-            "an id",
-          );
-        const raw = ownValue(item, "content");
-        const content = raw === undefined || raw === null ? "" : this.#resultContent(raw);
-        return {
-          type: "tool_result",
-          toolUseId,
-          content,
-          isError: ownValue(item, "is_error") === true,
-        };
-      }
-      case "image": {
-        const source = ownValue(item, "source");
-        if (isJsonObject(source) && ownValue(source, "type") === "base64") {
-          const mediaType = ownValue(source, "media_type");
-          const data = ownValue(source, "data");
-          if (typeof mediaType === "string" && mediaType !== "" && typeof data === "string")
-            return { type: "image", source: { type: "base64", mediaType, data } };
-        }
-        break;
-      }
-    }
-    warn(
-      this.#options,
-      losses.unknownBlocks,
-      "a content block was dropped",
-      `line ${line} ${path()}`,
-    );
-    return undefined;
-  }
-
-  /** Amp writes structured output as its JSON text; read it back as JSON. */
-  #resultContent(raw: Json): Json {
-    return this.#dialect === "amp" && typeof raw === "string" ? ampResultContent(raw) : raw;
   }
 
   #ownTime(value: JsonObject): number | undefined {
@@ -412,28 +339,6 @@ export class StreamJsonAccumulator {
   }
 
   #invalid(line: number, what: string, path: string, expected: string): TxcriptError {
-    return new TxcriptError("INVALID_DOCUMENT", `line ${line} ${what}`, {
-      harness,
-      location: { line, path },
-      hint: `expected ${expected}`,
-    });
+    return invalidLine(line, what, path, expected);
   }
-}
-
-/**
- * Amp's tool_result content is a string: plain text, or the JSON text of a
- * structured result. Object and array text is read back as that JSON (what
- * Amp's thread document holds for the same result); anything else stays text.
- */
-export function ampResultContent(text: string): Json {
-  const start = text.trimStart()[0];
-  if (start !== "{" && start !== "[") return text;
-  let value: Json;
-  try {
-    value = parseJson(text, { harness });
-  } catch {
-    return text;
-  }
-  // Only JSON that survives being written again (no 1e400 → Infinity).
-  return jsonEqual(parseJson(stringifyJson(value)), value) ? value : text;
 }
