@@ -9,6 +9,7 @@ import * as path from "node:path";
 import type { Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
+import { claudeCodeProject } from "./claude-code-project.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
 import {
   claudeCodeVersion,
@@ -18,6 +19,7 @@ import {
   type NamedTranscript,
   realClaudeTranscripts,
   realDirectory,
+  resumeCaptured,
   resumeOffline,
 } from "./test-support/interop.js";
 
@@ -59,7 +61,7 @@ let bin: string | undefined;
 let skipReason: string | undefined;
 let work: string;
 /** Written sessions: where the test wrote them, and the copy Claude Code may append to. */
-const written = new Map<string, { id: string; cwd: string }>();
+const written = new Map<string, { id: string; cwd: string; transcript: Transcript }>();
 
 beforeAll(async () => {
   temporary = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-claude-resume-"));
@@ -74,7 +76,7 @@ beforeAll(async () => {
     // The recorded cwd does not exist here: the session moves to one that does, as `continue` does.
     const moved: Transcript = { ...transcript, meta: { ...transcript.meta, cwd } };
     const saved = await store.save(claudeCodeCodec.fromCommon(moved), { overwrite: true });
-    written.set(name, { id: saved.id, cwd });
+    written.set(name, { id: saved.id, cwd, transcript: moved });
   }
   await fs.cp(path.join(temporary, "written"), path.join(temporary, "copy"), { recursive: true });
   const found = ensureClaude();
@@ -121,4 +123,74 @@ describe(`claude ${claudeCodeVersion} -p --resume <id> finds sessions fromCommon
     );
     expect(outcome.output).toContain("No conversation found with session ID");
   });
+});
+
+type ApiBlock = {
+  type?: string;
+  id?: string;
+  tool_use_id?: string;
+  signature?: unknown;
+  text?: string;
+};
+
+/** Sessions whose API request the capture test inspects (a few: each run takes seconds). */
+const captured = sessions.filter(
+  ({ name }) =>
+    name.startsWith("real/amp") ||
+    name.startsWith("amp/") ||
+    name === "stream-json/claude-tools.common.json" ||
+    name === "generated #6",
+);
+
+describe("Claude Code sends the whole written history, as the API accepts it", () => {
+  for (const { name } of captured) {
+    it(`sends ${name}`, async (context) => {
+      if (bin === undefined) {
+        context.skip(skipReason);
+        return;
+      }
+      const session = written.get(name);
+      if (session === undefined) throw new Error(`${name} was not written`);
+      const { output, requests } = await resumeCaptured(
+        bin,
+        path.join(temporary, "copy"),
+        session.cwd,
+        session.id,
+      );
+      expect(output).not.toContain("No conversation found");
+      const request = requests.find(
+        (entry) => entry.url.startsWith("/v1/messages") && entry.body.messages,
+      );
+      expect(request, `no Messages API request; output: ${output.slice(0, 300)}`).toBeDefined();
+      const messages = (request?.body.messages ?? []).map((message) => ({
+        role: message.role,
+        blocks: (Array.isArray(message.content)
+          ? message.content
+          : [{ type: "text", text: message.content }]) as ApiBlock[],
+      }));
+      // Every call is answered in the next user message, and no thinking goes unsigned.
+      messages.forEach((message, index) => {
+        for (const block of message.blocks)
+          if (block.type === "thinking") expect(typeof block.signature).toBe("string");
+        if (message.role !== "assistant") return;
+        const next = messages.slice(index + 1).find((candidate) => candidate.role !== "system");
+        for (const call of message.blocks.filter((block) => block.type === "tool_use")) {
+          expect(next?.role).toBe("user");
+          expect(next?.blocks.map((block) => block.tool_use_id)).toContain(call.id);
+        }
+      });
+      // History intact: every call of the written conversation reaches the model.
+      const sent = new Set(messages.flatMap((message) => message.blocks.map((block) => block.id)));
+      const calls = claudeCodeProject(session.transcript).messages.flatMap((message) =>
+        message.role === "assistant"
+          ? message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []))
+          : [],
+      );
+      for (const call of calls) expect(sent.has(call)).toBe(true);
+      if (name.startsWith("real/amp-export")) expect(calls.length).toBeGreaterThan(5);
+      // And the new prompt comes after it.
+      const prompts = messages.filter((message) => message.role === "user");
+      expect(prompts.at(-1)?.blocks.some((block) => block.text === "hi")).toBe(true);
+    });
+  }
 });

@@ -3,8 +3,10 @@
 // transcripts), the pinned Claude Code binary installed on demand into a
 // cache directory, and the offline `claude -p --resume` probe DESIGN.md
 // describes. Nothing here fakes a result: a missing binary is a skip reason.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { commonCodec, type Transcript, type Usage } from "@txcript/core";
@@ -155,4 +157,78 @@ export function resumeOffline(
     status: run.status,
     output: `${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? String(run.error) : ""}`,
   };
+}
+
+/** One request Claude Code sent to the Messages API. */
+export interface CapturedRequest {
+  url: string;
+  body: { messages?: { role: string; content: unknown }[] };
+}
+
+/**
+ * `claude -p --resume <id> hi` against a local server that records each
+ * request and answers 400, so the test sees the history Claude Code sends.
+ */
+export async function resumeCaptured(
+  bin: string,
+  configDirectory: string,
+  cwd: string,
+  sessionId: string,
+): Promise<{ output: string; requests: CapturedRequest[] }> {
+  const requests: CapturedRequest[] = [];
+  const server = http.createServer((request, response) => {
+    let data = "";
+    request.on("data", (chunk) => {
+      data += chunk;
+    });
+    request.on("end", () => {
+      try {
+        requests.push({ url: request.url ?? "", body: JSON.parse(data) });
+      } catch {
+        requests.push({ url: request.url ?? "", body: {} });
+      }
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          type: "error",
+          error: { type: "invalid_request_error", message: "txcript capture" },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const output = await new Promise<string>((resolve) => {
+      const child = spawn(bin, ["-p", "--resume", sessionId, "hi"], {
+        cwd,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: configDirectory,
+          CLAUDE_CONFIG_DIR: configDirectory,
+          ANTHROPIC_API_KEY: "x",
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+          CLAUDE_CODE_MAX_RETRIES: "0",
+          DISABLE_AUTOUPDATER: "1",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        },
+      });
+      let text = "";
+      child.stdout.on("data", (chunk) => {
+        text += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        text += chunk;
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.on("close", () => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+    });
+    return { output, requests };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }
