@@ -2,6 +2,7 @@
 // file extension, store (when the harness keeps sessions on disk), the
 // codec's documented projection, and how `continue` treats it. Commands
 // look harnesses up here only; they never import a codec package directly.
+import { AmpStore, ampCodec, ampProject } from "@txcript/amp";
 import {
   ClaudeCodeStore,
   claudeCodeCodec,
@@ -69,6 +70,23 @@ const common: Harness = {
   },
 };
 
+const amp: Harness = {
+  id: "amp",
+  displayName: "Amp thread",
+  aliases: ["amp-thread", "sourcegraph-amp"],
+  codec: ampCodec,
+  extension: ".json",
+  project: ampProject,
+  store: (environment, root) =>
+    new AmpStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  continueRefusal: {
+    reason:
+      "current Amp builds are server-authoritative: they neither read nor write the local threads directory, so a thread file written there would never be seen",
+    instead:
+      "give Amp the conversation as context instead: `txcript export <ref>` writes it as Common JSON, `txcript view <ref>` as text",
+  },
+};
+
 const claudeCode: Harness = {
   id: "claude_code",
   displayName: "Claude Code session",
@@ -102,7 +120,7 @@ const streamJson: Harness = {
 };
 
 /** Every harness, in detection order: the most specific sniff first. */
-export const harnesses: readonly Harness[] = [common, claudeCode, streamJson];
+export const harnesses: readonly Harness[] = [common, amp, claudeCode, streamJson];
 
 /** Ids and aliases, for help texts and error hints. */
 export function harnessNames(): string {

@@ -4,7 +4,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, type Home, makeHome, removeHome, txcript } from "./e2e.js";
+import { assertBuilt, fixturesRoot, type Home, makeHome, removeHome, txcript } from "./e2e.js";
 import { sampleCommonText, sampleTranscript } from "./sample.js";
 
 let home: Home;
@@ -125,5 +125,44 @@ describe("session ids across stores", () => {
       type: "system",
       subtype: "init",
     });
+  });
+});
+
+describe("the Amp threads store", () => {
+  async function storeAmpFixture(): Promise<string> {
+    const text = await fs.readFile(path.join(fixturesRoot, "amp", "legacy-thread.json"), "utf8");
+    const id = (JSON.parse(text) as { id: string }).id;
+    await fs.writeFile(path.join(home.ampThreads, `${id}.json`), text);
+    return id;
+  }
+  it("lists, views and continues a stored thread by id prefix", async () => {
+    const id = await storeAmpFixture();
+    const before = await fs.readFile(path.join(home.ampThreads, `${id}.json`), "utf8");
+    const listed = JSON.parse((await txcript(home, ["list", "--json", "--from", "amp"])).stdout);
+    expect(listed).toMatchObject([{ harness: "amp", id }]);
+    const prefix = id.slice(0, 10);
+    const view = await txcript(home, ["view", `${prefix}#1`]);
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout).toContain(`${id}`);
+    expect(view.stdout).toContain("#1 user");
+    const continued = await txcript(home, ["continue", prefix, "--with", "claude", "--no-resume"]);
+    expect(continued.code, continued.stderr).toBe(0);
+    const all = JSON.parse((await txcript(home, ["list", "--json"])).stdout);
+    expect(all.map((row: { harness: string }) => row.harness).sort()).toEqual([
+      "amp",
+      "claude_code",
+    ]);
+    expect(await fs.readFile(path.join(home.ampThreads, `${id}.json`), "utf8")).toBe(before);
+  });
+  it("honours XDG_DATA_HOME when AMP_THREADS_DIR is unset", async () => {
+    const id = await storeAmpFixture();
+    const withXdg = await txcript(home, ["list", "--json"], {
+      env: { AMP_THREADS_DIR: undefined },
+    });
+    expect(JSON.parse(withXdg.stdout).map((row: { id: string }) => row.id)).toEqual([id]);
+    const elsewhere = path.join(home.root, "other-threads");
+    await fs.mkdir(elsewhere);
+    const moved = await txcript(home, ["list", "--json"], { env: { AMP_THREADS_DIR: elsewhere } });
+    expect(JSON.parse(moved.stdout)).toEqual([]);
   });
 });

@@ -2,13 +2,13 @@
 // range of the printed ordinals. Viewing never refuses a range that cuts a
 // tool call (nothing is copied); only ordinals outside the session fail.
 // A stream-json pipe on stdin (no range) is shown live, message by message.
+// Losses are not printed: the view is itself a projection, not a copy.
 import { TxcriptError, toText } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
 import { findHarness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
 import { type Io, readAll, useColor, write } from "../io.js";
 import { liveView, readFirstLine } from "../live-view.js";
-import { printWarnings } from "../output.js";
 import { resolveRange, splitRange } from "../range.js";
 
 export async function viewCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
@@ -23,8 +23,7 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
       : findHarness("stream_json").codec.detect(head.toString("utf8"));
     if (live) {
       try {
-        const { warnings } = await liveView(io, head, color);
-        await printWarnings(io, warnings);
+        await liveView(io, head, color);
       } catch (error) {
         throw TxcriptError.isInstance(error) && error.location.file === undefined
           ? error.withLocation({ file: "<stdin>" })
@@ -50,12 +49,11 @@ async function show(
   range: ReturnType<typeof splitRange>["range"],
   color: boolean,
 ): Promise<number> {
-  const { transcript, warnings } = readTranscript(input);
+  const { transcript } = readTranscript(input);
   const bounds = range === undefined ? undefined : resolveRange(range, transcript);
   await write(
     io.stdout,
     toText(transcript, { color, ...(bounds === undefined ? {} : { range: bounds }) }),
   );
-  await printWarnings(io, warnings);
   return 0;
 }
