@@ -67,6 +67,10 @@ describe.skipIf(!present)("the same Amp run as a capture and as a thread documen
   const thread = present
     ? ampCodec.toCommon(ampCodec.parse(readFileSync(threadFile, "utf8")))
     : undefined;
+  it("tells the capture from the thread document", () => {
+    expect(streamJsonCodec.detect(readFileSync(threadFile, "utf8"))).toBe(false);
+    expect(ampCodec.detect(readFileSync(streamFile, "utf8"))).toBe(false);
+  });
   it("is one session in one working directory", () => {
     expect(stream?.meta.id).toBe(thread?.meta.id);
     expect(stream?.meta.cwd).toBe(thread?.meta.cwd);

@@ -70,13 +70,15 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * What `toCommon(fromCommon(t, {dialect}))` gives for `t`: every write-side
- * loss of the dialect as code. Both dialects: no title or git branch, ""
- * means absent, no assistant images, no thinking provider, encrypted
- * thinking only on its own. Claude: stop reasons outside BetaStopReason
- * (but aborted and error) dropped, all-zero usage dropped, structured tool
- * output other than text/image block arrays as JSON text. Amp: no model or CLI version anywhere, no
- * user images, stop reasons outside the manual's list dropped, tools through
- * Amp's dialect, structured tool output as JSON text read back as JSON.
+ * loss of the dialect as code. Both dialects: no title or git branch; ""
+ * means absent; no assistant images; no thinking provider; encrypted
+ * thinking only on its own; user messages carry no model, stop reason or
+ * usage. Claude: stop reasons outside BetaStopReason (but aborted and error)
+ * dropped; all-zero usage dropped; structured tool output other than
+ * text/image block arrays becomes its JSON text. Amp: no model or CLI
+ * version anywhere; no user images; stop reasons outside the manual's list
+ * dropped; tools through Amp's dialect; structured tool output written as
+ * JSON text, objects and arrays read back as JSON.
  */
 export function streamJsonProject(
   dialect: StreamJsonDialect,
