@@ -123,12 +123,12 @@ function blockToCommon(item: Json, index: number, context: BlockContext): Block 
 export function ampResultContent(text: string): Json {
   const start = text.trimStart()[0];
   if (start !== "{" && start !== "[") return text;
-  let value: Json;
   try {
-    value = parseJson(text, { harness });
+    const value = parseJson(text, { harness });
+    // Only JSON that survives being written again (no 1e400 → Infinity).
+    return jsonEqual(parseJson(stringifyJson(value)), value) ? value : text;
   } catch {
+    // Not JSON after all, or nested too deeply to carry as JSON: it stays text.
     return text;
   }
-  // Only JSON that survives being written again (no 1e400 → Infinity).
-  return jsonEqual(parseJson(stringifyJson(value)), value) ? value : text;
 }

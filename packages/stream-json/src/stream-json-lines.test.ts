@@ -89,3 +89,32 @@ describe("streamJsonCodec.detect", () => {
     expect(streamJsonCodec.detect("")).toBe(false);
   });
 });
+
+describe("streamJsonCodec errors", () => {
+  const session = "T-5b0c1d2e-3f4a-4b5c-8d6e-7f8a9b0c1d2e";
+  it("names the line and JSON path of a message without content", () => {
+    const text = `{"type":"user","message":{"role":"user"},"session_id":"${session}"}\n`;
+    const error = caught(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
+    expect(error.code).toBe("INVALID_DOCUMENT");
+    expect(error.location).toEqual({ line: 1, path: "$.message.content" });
+  });
+  it("names the block whose field has the wrong type", () => {
+    const text = `\n{"type":"assistant","message":{"content":[{"type":"text","text":"a"},{"type":"text","text":7}]},"session_id":"${session}"}\n`;
+    const error = caught(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
+    expect(error.code).toBe("INVALID_DOCUMENT");
+    expect(error.location).toEqual({ line: 2, path: "$.message.content[1].text" });
+  });
+  it("keeps an Amp result too deeply nested to carry as JSON as its text", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${JSON.stringify(deep)}}]},"session_id":"${session}"}\n`;
+    const [message] = streamJsonCodec.toCommon(streamJsonCodec.parse(text)).messages;
+    expect(message?.content[0]).toMatchObject({ type: "tool_result", content: deep });
+  });
+  it("reports a document too deeply nested to write as TOO_LARGE", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${deep}}]},"session_id":"${session}"}\n`;
+    const transcript = streamJsonCodec.toCommon(streamJsonCodec.parse(text));
+    const error = caught(() => streamJsonCodec.fromCommon(transcript, { dialect: "amp" }));
+    expect(error.code).toBe("TOO_LARGE");
+  });
+});
