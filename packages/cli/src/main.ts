@@ -51,6 +51,8 @@ export async function main(args: string[], io: Io, version: string): Promise<num
     const run = await load();
     return await run(io, parsed);
   } catch (error) {
+    // The reader went away (`txcript view … | head`): not an error of ours.
+    if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return 0;
     await write(io.stderr, `${formatError(error)}\n`);
     if (debug) await write(io.stderr, `${formatStack(error)}\n`);
     return exitCodeOf(error);

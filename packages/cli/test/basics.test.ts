@@ -9,6 +9,7 @@ import packageJson from "../package.json" with { type: "json" };
 import {
   assertBuilt,
   type Home,
+  hasScript,
   listFiles,
   makeHome,
   removeHome,
@@ -222,7 +223,7 @@ describe("txcript view", () => {
     expect(upTo.stdout).toContain("#1 user");
     expect(upTo.stdout).not.toContain("#2 ");
   });
-  it("colours on a terminal, and not when NO_COLOR is set", async () => {
+  it.runIf(hasScript)("colours on a terminal, and not when NO_COLOR is set", async () => {
     const file = await writeSample();
     const coloured = await txcriptOnTty(home, ["view", file]);
     expect(coloured.code).toBe(0);

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   type Home,
+  hasScript,
   listFiles,
   makeHome,
   removeHome,
@@ -62,7 +63,7 @@ describe("txcript convert <dir>", () => {
     expect(second.stderr).toMatch(/the target already exists/);
     expect((await txcript(home, [...args, "--force"])).code).toBe(0);
   });
-  it("draws a progress bar on a terminal", async () => {
+  it.runIf(hasScript)("draws a progress bar on a terminal", async () => {
     const input = await makeTree();
     const out = path.join(home.work, "out");
     const result = await txcriptOnTty(home, ["convert", input, "--to", "common", "--out", out]);

@@ -102,6 +102,11 @@ export function txcript(home: Home, args: string[], options: RunOptions = {}): P
   });
 }
 
+/** Whether util-linux `script` (a pseudo-terminal for TTY tests) is installed. */
+export const hasScript = ["/usr/bin/script", "/bin/script"].some((file) => existsSync(file));
+if (!hasScript)
+  console.warn("SKIPPED: no util-linux `script`; the terminal (TTY) tests do not run");
+
 /** Run the bin under a pseudo-terminal (util-linux `script`), for TTY-only behaviour. */
 export function txcriptOnTty(
   home: Home,
