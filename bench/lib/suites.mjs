@@ -1,0 +1,474 @@
+// The measurements of `pnpm bench`, one function per group of figures. Each
+// returns figures (ratios against a baseline taken in the same run) plus raw
+// data for the chart; a subject that has not landed yet yields a skipped
+// figure naming why, so the table always lists every figure of issue 8.
+import { existsSync, promises as fs } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  hasGnuTime,
+  interleave,
+  pairedRatio,
+  peakRss,
+  summarize,
+  timeCommand,
+} from "./measure.mjs";
+import { ccusageAmpBin, cliBin, repoRoot } from "./packages.mjs";
+import { summarizeProfile } from "./profile.mjs";
+import { formatBytes, formatMs } from "./report.mjs";
+
+const workers = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "workers");
+const node = process.execPath;
+const worker = (name) => path.join(workers, name);
+
+export const directions = [
+  { from: "amp", to: "stream_json", title: "Amp → stream-json", input: "amp" },
+  { from: "stream_json", to: "amp", title: "stream-json → Amp", input: "stream" },
+  { from: "amp", to: "claude_code", title: "Amp → Claude Code", input: "amp" },
+  {
+    from: "stream_json",
+    to: "claude_code",
+    title: "stream-json → Claude Code (extra)",
+    input: "stream",
+  },
+];
+
+const runsBySize = { "1mb": 9, "10mb": 5, "100mb": 3 };
+
+function skipped(group, name, reason, target) {
+  return { group, name, skipped: reason, ...(target ? { target } : {}) };
+}
+
+async function runWorker(file, config, extraArgs = []) {
+  const result = await timeCommand(
+    node,
+    ["--expose-gc", ...extraArgs, worker(file), JSON.stringify(config)],
+    {
+      cwd: repoRoot,
+    },
+  );
+  if (result.code !== 0)
+    throw new Error(`${file} failed (${result.code}): ${result.stderr.slice(-600)}`);
+  return result.stdout === "" ? undefined : JSON.parse(result.stdout);
+}
+
+/** Conversion time ÷ the floor, per direction and size; CPU profiles where the target is missed. */
+export async function conversions({ manifest, codecs, sizes, log, corpus }) {
+  const figures = [];
+  const chart = [];
+  const profiles = [];
+  for (const direction of directions) {
+    const missing = [direction.from, direction.to].filter((id) => codecs[id] === undefined);
+    const group = "convert";
+    if (missing.length > 0) {
+      for (const size of sizes) {
+        figures.push(
+          skipped(
+            group,
+            `${direction.title}, ${size.label} ÷ floor`,
+            `${missing.join(", ")} codec not available`,
+            "≤ 1.5×",
+          ),
+        );
+      }
+      continue;
+    }
+    const points = [];
+    for (const size of sizes) {
+      const files = manifest.files[size.name];
+      const file = direction.input === "amp" ? files.amp : files.stream;
+      log(`convert: ${direction.title}, ${size.label}`);
+      try {
+        const result = await runWorker("convert.mjs", {
+          file,
+          from: direction.from,
+          to: direction.to,
+          runs: runsBySize[size.name],
+          startTime: new Date(files.created).toISOString(),
+        });
+        const conversion = summarize(result.conversion);
+        const floor = summarize(result.floor);
+        const phases = Object.fromEntries(
+          Object.entries(result.phases).map(([phase, times]) => [phase, summarize(times).median]),
+        );
+        const r = pairedRatio(result.conversion, result.floor);
+        points.push({
+          bytes: result.inputBytes,
+          conversion,
+          floor,
+          phases,
+          outputBytes: result.outputBytes,
+        });
+        figures.push({
+          group,
+          name: `${direction.title}, ${size.label} ÷ floor`,
+          ratio: r,
+          target: "≤ 1.5×",
+          met: r.median <= 1.5,
+          context: `${formatMs(conversion.median)} vs floor ${formatMs(floor.median)}, ${formatBytes(result.inputBytes)} → ${formatBytes(result.outputBytes)}, ${conversion.runs} runs`,
+        });
+      } catch (error) {
+        figures.push(
+          skipped(
+            group,
+            `${direction.title}, ${size.label} ÷ floor`,
+            `failed: ${error.message.split("\n").slice(-3).join(" ").slice(0, 200)}`,
+            "≤ 1.5×",
+          ),
+        );
+      }
+    }
+    if (points.length > 0) chart.push({ title: direction.title, points, direction });
+    const ten = points.find((point) => point.bytes > 5e6 && point.bytes < 5e7);
+    if (ten && ten.conversion.median / ten.floor.median > 1.5) {
+      log(`profile: ${direction.title}, 10 MB`);
+      const dir = path.join(corpus, "profiles");
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.mkdir(dir, { recursive: true });
+      const files = manifest.files["10mb"];
+      await runWorker(
+        "convert.mjs",
+        {
+          mode: "once",
+          file: direction.input === "amp" ? files.amp : files.stream,
+          from: direction.from,
+          to: direction.to,
+          startTime: new Date(files.created).toISOString(),
+        },
+        ["--cpu-prof", `--cpu-prof-dir=${dir}`],
+      );
+      const [profile] = await fs.readdir(dir);
+      profiles.push({
+        title: direction.title,
+        phases: ten.phases,
+        floor: ten.floor.median,
+        conversion: ten.conversion.median,
+        top: summarizeProfile(path.join(dir, profile), repoRoot, 10),
+      });
+    }
+  }
+  return { figures, chart, profiles };
+}
+
+/** Peak RSS of converting the 100 MB thread ÷ its size, through the CLI when it can, beside the floor's. */
+export async function peakMemory({ manifest, codecs, cli, corpus, log }) {
+  const group = "memory";
+  const figures = [];
+  const files = manifest.files["100mb"];
+  if (!files) return figures;
+  if (!hasGnuTime) {
+    figures.push(
+      skipped(group, "peak RSS converting 100 MB ÷ size", "/usr/bin/time is not installed", "≤ 4×"),
+    );
+    return figures;
+  }
+  const out = path.join(corpus, "out");
+  await fs.mkdir(out, { recursive: true });
+  for (const direction of directions.slice(0, 3)) {
+    const name = `peak RSS, ${direction.title} of 100 MB ÷ input size`;
+    if (codecs[direction.from] === undefined || codecs[direction.to] === undefined) {
+      figures.push(
+        skipped(group, name, `${direction.from} or ${direction.to} codec not available`, "≤ 4×"),
+      );
+      continue;
+    }
+    const input = direction.input === "amp" ? files.amp : files.stream;
+    const size = direction.input === "amp" ? files.ampBytes : files.streamBytes;
+    const output = path.join(out, `converted-${direction.to}`);
+    await fs.rm(output, { force: true });
+    log(`memory: ${direction.title}, 100 MB`);
+    const viaCli = cli.harnesses.has(direction.from) && cli.harnesses.has(direction.to);
+    const subject = viaCli
+      ? await peakRss(
+          node,
+          [cliBin, "convert", input, "--from", direction.from, "--to", direction.to, "-o", output],
+          { cwd: repoRoot, env: cli.env },
+        )
+      : await peakRss(
+          node,
+          [
+            worker("convert.mjs"),
+            JSON.stringify({
+              mode: "once",
+              file: input,
+              from: direction.from,
+              to: direction.to,
+              startTime: new Date(files.created).toISOString(),
+              output,
+            }),
+          ],
+          { cwd: repoRoot },
+        );
+    const floor = await peakRss(
+      node,
+      [
+        worker("convert.mjs"),
+        JSON.stringify({ mode: "floor-once", file: input, output: `${output}.floor` }),
+      ],
+      { cwd: repoRoot },
+    );
+    await fs.rm(output, { force: true });
+    await fs.rm(`${output}.floor`, { force: true });
+    if (subject.code !== 0 || subject.bytes === undefined) {
+      figures.push(
+        skipped(
+          group,
+          name,
+          `exit ${subject.code}: ${subject.stderr
+            .split("\n")
+            .find((line) => line.trim() !== "")
+            ?.slice(0, 160)}`,
+          "≤ 4×",
+        ),
+      );
+      continue;
+    }
+    const value = subject.bytes / size;
+    figures.push({
+      group,
+      name: `${name} (${viaCli ? "txcript convert" : "library convert, CLI lacks the harness"})`,
+      ratio: { median: value },
+      single: true,
+      target: "≤ 4×",
+      met: value <= 4,
+      context: `peak ${formatBytes(subject.bytes)} for ${formatBytes(size)}; the floor alone peaks at ${formatBytes(floor.bytes)} (${(floor.bytes / size).toFixed(2)}×)`,
+    });
+  }
+  return figures;
+}
+
+/** The live stream-json reader over a 1 GB pipe: RSS along the stream, beside node:readline + JSON.parse. */
+export async function liveReader({ manifest, codecs, log, totalBytes }) {
+  const group = "memory";
+  const name = `live reader over a ${formatBytes(totalBytes)} pipe: RSS at the end ÷ RSS after 64 MB`;
+  if (codecs.readStreamJsonLines === undefined)
+    return [skipped(group, name, "readStreamJsonLines not available", "flat (≤ 1.25×)")];
+  const source = manifest.files["10mb"].stream;
+  const results = {};
+  for (const mode of ["codec", "baseline"]) {
+    log(`live reader: ${mode}, ${formatBytes(totalBytes)} through a pipe`);
+    const script = `"${node}" "${worker("stream-source.mjs")}" "${source}" ${totalBytes} | ${hasGnuTime ? "/usr/bin/time -v " : ""}"${node}" "${worker("live-reader.mjs")}" ${mode}`;
+    const result = await timeCommand("sh", ["-c", script], { cwd: repoRoot });
+    if (result.code !== 0) return [skipped(group, name, `failed: ${result.stderr.slice(-200)}`)];
+    const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
+    results[mode] = {
+      ...JSON.parse(result.stdout),
+      peak: match ? Number(match[1]) * 1024 : undefined,
+    };
+  }
+  const flatness = (samples) => samples[samples.length - 1].rss / samples[0].rss;
+  const growth = (samples) => Math.max(...samples.map((sample) => sample.rss)) / samples[0].rss;
+  const codec = results.codec;
+  const baseline = results.baseline;
+  return [
+    {
+      group,
+      name,
+      ratio: {
+        median: flatness(codec.samples),
+        min: Math.min(...codec.samples.map((s) => s.rss)) / codec.samples[0].rss,
+        max: growth(codec.samples),
+      },
+      target: "flat (≤ 1.25×)",
+      met: growth(codec.samples) <= 1.25,
+      context: `RSS ${formatBytes(codec.samples[0].rss)} → ${formatBytes(codec.samples[codec.samples.length - 1].rss)} over ${codec.lines} lines; readline baseline ${formatBytes(baseline.samples[0].rss)} → ${formatBytes(baseline.samples[baseline.samples.length - 1].rss)} (${flatness(baseline.samples).toFixed(2)}×)`,
+    },
+    {
+      group,
+      name: "live reader peak RSS ÷ readline + JSON.parse peak RSS",
+      ratio: { median: codec.peak / baseline.peak },
+      single: true,
+      context: `${formatBytes(codec.peak)} vs ${formatBytes(baseline.peak)}; throughput ${(codec.bytes / codec.ms / 1e3).toFixed(0)} MB/s vs ${(baseline.bytes / baseline.ms / 1e3).toFixed(0)} MB/s`,
+    },
+  ];
+}
+
+/** `txcript list` against a full JSON.parse of every file, across thread sizes, and against ccusage-amp. */
+export async function listing({ manifest, cli, log }) {
+  const group = "list";
+  const big = manifest.dirs["threads-250k"];
+  const small = manifest.dirs["threads-2k"];
+  const names = {
+    parse: `txcript list, ${big.count} × ~250 KB: full JSON.parse of every file ÷ list (speed-up)`,
+    perThread: "txcript list per thread: ~250 KB threads ÷ 2 KB threads",
+    peer: "txcript list ÷ ccusage-amp session --json, same directory",
+  };
+  if (!cli.listsAmp) {
+    return [
+      skipped(group, names.parse, cli.listReason, "≥ 10×"),
+      skipped(group, names.perThread, cli.listReason, "≤ 1.5×"),
+      skipped(group, names.peer, cli.listReason),
+    ];
+  }
+  const listIn = (root) => ({
+    command: node,
+    args: [cliBin, "list", "--from", "amp", "--json"],
+    options: { cwd: repoRoot, env: cli.envFor(root) },
+  });
+  log("list: txcript list, full parse and ccusage-amp, interleaved");
+  const commands = {
+    list: listIn(big.root),
+    listSmall: listIn(small.root),
+    parse: { command: node, args: [worker("parse-all.mjs"), big.dir], options: { cwd: repoRoot } },
+  };
+  const hasPeer = existsSync(ccusageAmpBin);
+  if (hasPeer) {
+    commands.peer = {
+      command: ccusageAmpBin,
+      args: ["session", "--json"],
+      options: {
+        cwd: repoRoot,
+        env: { ...cli.envFor(big.root), AMP_DATA_DIR: path.join(big.root, "amp") },
+      },
+    };
+  }
+  const { times, last } = await interleave(commands, 5);
+  const failed = Object.entries(last).find(([, result]) => result.code !== 0);
+  if (failed) {
+    const reason = `${failed[0]} exited ${failed[1].code}: ${failed[1].stderr.trim().split("\n")[0]?.slice(0, 160)}`;
+    return Object.values(names).map((name) => skipped(group, name, reason));
+  }
+  const listed = JSON.parse(last.list.stdout).length;
+  // ccusage-amp prints an info line before its JSON on stdout.
+  const peerJson = hasPeer ? last.peer.stdout.slice(last.peer.stdout.indexOf("{")) : "";
+  const peerCount = hasPeer ? (JSON.parse(peerJson).sessions ?? []).length : undefined;
+  const list = summarize(times.list);
+  const listSmall = summarize(times.listSmall);
+  const parse = summarize(times.parse);
+  const figures = [];
+  const speedUp = pairedRatio(times.parse, times.list);
+  figures.push({
+    group,
+    name: names.parse,
+    ratio: speedUp,
+    target: "≥ 10×",
+    met: speedUp.median >= 10,
+    context: `list ${formatMs(list.median)} (${listed} sessions) vs parse ${formatMs(parse.median)} over ${formatBytes(big.bytes)}`,
+  });
+  const perThread = pairedRatio(times.list, times.listSmall);
+  figures.push({
+    group,
+    name: names.perThread,
+    ratio: perThread,
+    target: "≤ 1.5×",
+    met: perThread.median <= 1.5,
+    context: `${formatMs(list.median / big.count)} vs ${formatMs(listSmall.median / small.count)} per thread (whole process, start-up included)`,
+  });
+  if (hasPeer) {
+    const peer = summarize(times.peer);
+    figures.push({
+      group,
+      name: names.peer,
+      ratio: pairedRatio(times.list, times.peer),
+      context: `list ${formatMs(list.median)} vs ccusage-amp ${formatMs(peer.median)} (${peerCount} sessions; it also computes costs and fails its pricing fetch offline)`,
+    });
+  } else
+    figures.push(
+      skipped(group, names.peer, "ccusage-amp is not installed (packages/amp devDependency)"),
+    );
+  return figures;
+}
+
+/** Start-up: `txcript --version` and `txcript view` of a small thread ÷ `node -e 0`. */
+export async function startup({ manifest, cli, log }) {
+  const group = "start-up";
+  if (!cli.available) {
+    return [
+      skipped(
+        group,
+        "txcript --version ÷ node -e 0",
+        "packages/cli/dist/txcript.js is not built",
+        "≤ 2×",
+      ),
+      skipped(
+        group,
+        "txcript view ÷ node -e 0",
+        "packages/cli/dist/txcript.js is not built",
+        "≤ 2×",
+      ),
+    ];
+  }
+  const viewFile = cli.harnesses.has("amp")
+    ? manifest.files.small.amp
+    : manifest.files.small.stream;
+  log("start-up: node -e 0, txcript --version, txcript view (20 interleaved rounds)");
+  const options = { cwd: repoRoot, env: cli.env };
+  const { times } = await interleave(
+    {
+      node: { command: node, args: ["-e", "0"], options },
+      version: { command: node, args: [cliBin, "--version"], options },
+      view: { command: node, args: [cliBin, "view", viewFile], options },
+    },
+    20,
+    { warmup: 2 },
+  );
+  const base = summarize(times.node);
+  return ["version", "view"].map((name) => {
+    const subject = summarize(times[name]);
+    const r = pairedRatio(times[name], times.node);
+    return {
+      group,
+      name:
+        name === "version"
+          ? "txcript --version ÷ node -e 0"
+          : `txcript view of a 2 KB ${cli.harnesses.has("amp") ? "Amp thread" : "stream-json capture"} ÷ node -e 0`,
+      ratio: r,
+      target: "≤ 2×",
+      met: r.median <= 2,
+      context: `${formatMs(subject.median)} vs ${formatMs(base.median)}`,
+    };
+  });
+}
+
+/** Fuzz throughput per parser: cases per second, and ÷ JSON.parse of the same cases. */
+export async function fuzz({ manifest, codecs, corpus, log }) {
+  const group = "fuzz";
+  const seeds = {};
+  seeds.amp = manifest.files.small.amp;
+  seeds.stream_json = manifest.files.small.stream;
+  const startTime = new Date(manifest.files.small.created);
+  if (codecs.stream_json && codecs.claude_code) {
+    seeds.claude_code = path.join(corpus, "fuzz-seed-claude-code.jsonl");
+    const text = await fs.readFile(seeds.stream_json, "utf8");
+    await fs.writeFile(
+      seeds.claude_code,
+      codecs.convert(text, codecs.stream_json, codecs.claude_code, { read: { startTime } }).text,
+    );
+  }
+  if (codecs.stream_json && codecs.common) {
+    seeds.common = path.join(corpus, "fuzz-seed.common.json");
+    const text = await fs.readFile(seeds.stream_json, "utf8");
+    await fs.writeFile(
+      seeds.common,
+      codecs.convert(text, codecs.stream_json, codecs.common, { read: { startTime } }).text,
+    );
+  }
+  const figures = [];
+  for (const id of ["amp", "stream_json", "claude_code", "common"]) {
+    const name = `${id} parse: cases per second ÷ JSON.parse of the same cases`;
+    if (codecs[id] === undefined || seeds[id] === undefined) {
+      figures.push(skipped(group, name, `${id} codec not available`));
+      continue;
+    }
+    log(`fuzz: ${id}`);
+    const result = await runWorker("fuzz.mjs", {
+      codec: id,
+      seedFile: seeds[id],
+      seed: 8,
+      mutations: 8000,
+      generated: 1000,
+      runs: 3,
+    });
+    const parser = summarize(result.parser);
+    const perSecond = result.cases / (parser.median / 1000);
+    figures.push({
+      group,
+      name,
+      ratio: pairedRatio(result.json, result.parser),
+      context: `${Math.round(perSecond).toLocaleString("en-US")} cases/s (${result.cases} cases, ${formatBytes(result.bytes)}); ${result.escapes === 0 ? "no" : result.escapes} non-TxcriptError escapes${result.firstEscape ? ` (first: ${result.firstEscape})` : ""}`,
+      casesPerSecond: perSecond,
+      escapes: result.escapes,
+    });
+  }
+  return figures;
+}
