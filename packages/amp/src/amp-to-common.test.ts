@@ -1,4 +1,7 @@
-import { TxcriptError, type Warning } from "@txcript/core";
+import { TxcriptError, validateTranscript, type Warning } from "@txcript/core";
+import { jsonArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ampCodec } from "./amp-codec.js";
 
@@ -232,5 +235,121 @@ describe("ampCodec.toCommon", () => {
     });
     expect(transcript.messages[2]?.usage).toBeUndefined();
     expect(transcript.messages[2]?.model).toBe("m2");
+  });
+});
+
+describe("toCommon is total over thread-shaped JSON", () => {
+  const value = fc.oneof(jsonArbitrary, fc.constantFrom(null, "", "x", 0, -1, 1.5, 1e300, [], {}));
+  const block = fc.record(
+    {
+      type: fc.constantFrom(
+        "text",
+        "thinking",
+        "tool_use",
+        "tool_result",
+        "image",
+        "manual_bash_invocation",
+      ),
+      text: value,
+      thinking: value,
+      signature: value,
+      provider: value,
+      openAIReasoning: fc.oneof(
+        value,
+        fc.record({ encryptedContent: value }, { requiredKeys: [] }),
+      ),
+      id: fc.oneof(value, fc.constant("toolu_1")),
+      name: fc.oneof(value, fc.constantFrom("Bash", "Read", "shell_command", "todo_write")),
+      input: fc.oneof(
+        value,
+        fc.record(
+          { cmd: value, path: value, read_range: value, todos: value },
+          { requiredKeys: [] },
+        ),
+      ),
+      toolUseID: fc.oneof(value, fc.constant("toolu_1")),
+      run: fc.oneof(
+        value,
+        fc.record(
+          {
+            status: fc.oneof(value, fc.constantFrom("done", "error", "cancelled")),
+            result: value,
+            error: value,
+            reason: value,
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      source: fc.oneof(
+        value,
+        fc.record(
+          { type: fc.constantFrom("base64", "url"), mediaType: value, data: value },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  const message = fc.record(
+    {
+      role: fc.oneof(fc.constantFrom("user", "assistant", "info"), value),
+      content: fc.oneof(fc.array(fc.oneof(block, value), { maxLength: 4 }), value),
+      meta: fc.oneof(value, fc.record({ sentAt: value }, { requiredKeys: [] })),
+      state: fc.oneof(value, fc.record({ type: value, stopReason: value }, { requiredKeys: [] })),
+      usage: fc.oneof(
+        value,
+        fc.record(
+          {
+            model: value,
+            timestamp: value,
+            inputTokens: value,
+            outputTokens: value,
+            cacheReadInputTokens: value,
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  const thread = fc.record(
+    {
+      v: value,
+      id: fc.oneof(value, fc.constant("T-x")),
+      created: fc.oneof(value, fc.integer({ min: -1e15, max: 1e15 })),
+      title: value,
+      env: fc.oneof(
+        value,
+        fc.record({
+          initial: fc.record({ trees: fc.array(fc.record({ uri: value, repository: value })) }),
+        }),
+      ),
+      messages: fc.array(message, { maxLength: 5 }),
+    },
+    { requiredKeys: ["messages"] },
+  );
+  it("returns a valid Common transcript or throws TxcriptError", () => {
+    fc.assert(
+      fc.property(thread, (document) => {
+        const text = JSON.stringify(document);
+        try {
+          validateTranscript(ampCodec.toCommon(ampCodec.parse(text)));
+        } catch (error) {
+          if (!TxcriptError.isInstance(error)) throw error;
+          expect(error.code).toBe("INVALID_DOCUMENT");
+        }
+      }),
+      lawParameters(),
+    );
+  });
+  it("survives hostile nesting inside a tool input", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const text = `{"id":"T-x","created":1,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"todo_write","input":{"todos":${deep}}}]}]}`;
+    try {
+      const transcript = ampCodec.toCommon(ampCodec.parse(text));
+      expect(ampCodec.serialize(ampCodec.fromCommon(transcript)).length).toBeGreaterThan(0);
+    } catch (error) {
+      expect(TxcriptError.isInstance(error) && error.code).toBe("TOO_LARGE");
+    }
   });
 });
