@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describeCodecLaws } from "@txcript/core/testing";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeCodeProject } from "./claude-code-project.js";
+import { oddShapesArbitrary } from "./test-support/odd-shapes.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const realDirectory = path.resolve(repoRoot, "../shared/real/claude-code");
@@ -30,4 +31,11 @@ describeCodecLaws({
     ...jsonlSamples(realDirectory, "real"),
     ...jsonlSamples(fixturesDirectory, "fixture"),
   ],
+});
+
+describeCodecLaws({
+  codec: claudeCodeCodec,
+  project: (transcript) => claudeCodeProject(transcript),
+  arbitrary: oddShapesArbitrary(),
+  label: "claude_code (shapes the core generator does not make)",
 });
