@@ -67,6 +67,12 @@ describe.skipIf(!present)("the same Amp run as a capture and as a thread documen
   const thread = present
     ? ampCodec.toCommon(ampCodec.parse(readFileSync(threadFile, "utf8")))
     : undefined;
+  it("round-trips both files byte for byte, each through its own codec", () => {
+    const threadText = readFileSync(threadFile, "utf8");
+    const streamText = readFileSync(streamFile, "utf8");
+    expect(ampCodec.serialize(ampCodec.parse(threadText))).toBe(threadText);
+    expect(streamJsonCodec.serialize(streamJsonCodec.parse(streamText))).toBe(streamText);
+  });
   it("tells the capture from the thread document", () => {
     expect(streamJsonCodec.detect(readFileSync(threadFile, "utf8"))).toBe(false);
     expect(ampCodec.detect(readFileSync(streamFile, "utf8"))).toBe(false);
