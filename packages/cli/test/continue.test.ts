@@ -154,6 +154,30 @@ describe("txcript continue --with claude_code", () => {
     expect(await listFiles(path.join(home.claudeConfig, "projects"))).toHaveLength(2);
   });
 
+  it("refuses to copy a session onto itself, even with --force, but forks a range", async () => {
+    const first = await txcript(home, ["continue", source, "--with", "claude", "--no-resume"]);
+    const id = first.stdout.trim().split(" ").at(-1) as string;
+    const [stored] = await listFiles(path.join(home.claudeConfig, "projects"));
+    const file = path.join(home.claudeConfig, "projects", stored as string);
+    const before = await digest(file);
+    const again = await txcript(home, [
+      "continue",
+      id,
+      "--with",
+      "claude",
+      "--no-resume",
+      "--force",
+    ]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(
+      `txcript: ${file}: this session is already in the claude_code store; nothing was written (resume it with \`claude --resume ${id}\`, or continue a range of it to fork a copy)\n`,
+    );
+    expect(await digest(file)).toBe(before);
+    const fork = await txcript(home, ["continue", `${id}#1-3`, "--with", "claude", "--no-resume"]);
+    expect(fork.code, fork.stderr).toBe(0);
+    expect(await listFiles(path.join(home.claudeConfig, "projects"))).toHaveLength(2);
+  });
+
   it("writes into --out DIR instead of the default store", async () => {
     const out = path.join(home.root, "elsewhere");
     const result = await txcript(home, [

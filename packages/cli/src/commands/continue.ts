@@ -66,6 +66,22 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const out = stringOption(values, "out");
   const store = target.store?.(io.env, out === undefined ? undefined : path.resolve(io.cwd, out));
   if (!store) throw new Error("unreachable: refuseTarget checked the store");
+  if (range === undefined && input.harness === target && input.file !== "<stdin>") {
+    // A whole session already in the target store: a copy would be the same
+    // file (and --force would overwrite the source). Resume it instead.
+    const inside = path.relative(store.root, path.resolve(io.cwd, input.file));
+    if (!inside.startsWith("..") && !path.isAbsolute(inside)) {
+      const id = input.discovered?.id ?? path.basename(input.file).replace(/\.[^.]*$/, "");
+      throw new TxcriptError(
+        "REFUSED",
+        `this session is already in the ${target.id} store; nothing was written`,
+        {
+          location: { file: input.file },
+          hint: `resume it with \`${(target.resumeCommand?.(id) ?? []).join(" ")}\`, or continue a range of it to fork a copy`,
+        },
+      );
+    }
+  }
   const saved = await store.save(native, { overwrite: values.force === true }).catch((error) => {
     if (TxcriptError.isInstance(error) && error.code === "CONFLICT") {
       const id = path.basename(error.location.file ?? "").replace(/\.[^.]*$/, "");
