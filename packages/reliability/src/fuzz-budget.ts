@@ -1,0 +1,103 @@
+// How many cases a fuzz property runs, and the runner that times it, prints
+// cases per second, and (under the long budget) saves a failing seed to
+// fuzz-seeds.json so that the normal test run replays it from then on.
+import { promises as fs, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import type { PropertyCase } from "./fuzz-properties.js";
+
+/** The CI budget: at least 1,000 cases per property. */
+export const ciRuns = 1000;
+/** The long budget of `pnpm fuzz`. */
+export const longRuns = 100_000;
+
+/** TXCRIPT_FUZZ_RUNS when set (pnpm fuzz sets 100,000), else the CI budget. */
+export function fuzzRuns(): number {
+  const fromEnvironment = Number(process.env.TXCRIPT_FUZZ_RUNS);
+  return Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : ciRuns;
+}
+
+/** True under `pnpm fuzz` (any explicit TXCRIPT_FUZZ_RUNS). */
+export function isLongBudget(): boolean {
+  return process.env.TXCRIPT_FUZZ_RUNS !== undefined;
+}
+
+export interface SavedSeed {
+  /** `<parser>/<property>`. */
+  property: string;
+  seed: number;
+  path: string;
+  /** When and what failed, for the reader of the file. */
+  found: string;
+  message: string;
+}
+
+export const seedsFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "fuzz-seeds.json");
+
+export function savedSeeds(): SavedSeed[] {
+  return JSON.parse(readFileSync(seedsFile, "utf8")) as SavedSeed[];
+}
+
+async function saveSeed(seed: SavedSeed): Promise<void> {
+  const seeds = savedSeeds();
+  if (seeds.some((known) => known.property === seed.property && known.seed === seed.seed)) return;
+  seeds.push(seed);
+  await fs.writeFile(seedsFile, `${JSON.stringify(seeds, null, 2)}\n`);
+}
+
+export interface RunFigure {
+  property: string;
+  runs: number;
+  seconds: number;
+  perSecond: number;
+}
+
+export const figures: RunFigure[] = [];
+
+/** Run a property, print its rate, save a failing seed under the long budget, and fail with fast-check's report. */
+export async function runFuzzProperty(
+  name: string,
+  property: fc.IProperty<[PropertyCase]>,
+  numRuns = fuzzRuns(),
+): Promise<void> {
+  const seedFromEnvironment = Number(process.env.TXCRIPT_SEED);
+  const started = performance.now();
+  const details = fc.check(property, {
+    numRuns,
+    ...(Number.isInteger(seedFromEnvironment) ? { seed: seedFromEnvironment } : {}),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const figure = {
+    property: name,
+    runs: details.numRuns,
+    seconds,
+    perSecond: details.numRuns / seconds,
+  };
+  figures.push(figure);
+  console.log(
+    `fuzz ${name}: ${figure.runs} cases in ${seconds.toFixed(1)} s (${Math.round(figure.perSecond)} cases/s)`,
+  );
+  if (!details.failed) return;
+  const failure = details.counterexample?.[0];
+  const cause =
+    details.errorInstance instanceof Error
+      ? details.errorInstance.message
+      : String(details.errorInstance);
+  const message = [
+    `${name} failed after ${details.numRuns} cases: ${cause}`,
+    `replay: { seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} }`,
+    `case: ${failure?.description.slice(0, 600) ?? "?"}`,
+    `text: ${JSON.stringify((failure?.text ?? "").slice(0, 600))}${(failure?.text.length ?? 0) > 600 ? "…" : ""}`,
+  ].join("\n");
+  if (isLongBudget() && details.counterexamplePath !== null) {
+    await saveSeed({
+      property: name,
+      seed: details.seed,
+      path: details.counterexamplePath,
+      found: new Date().toISOString(),
+      message: cause.slice(0, 500),
+    });
+  }
+  throw new Error(message);
+}

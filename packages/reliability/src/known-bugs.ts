@@ -1,0 +1,61 @@
+// Bugs the fuzzers found in other packages that are not fixed yet. Each has a
+// regression test in regressions.test.ts (marked it.fails until the fix
+// lands); the fuzz properties tolerate exactly these violations, counted and
+// printed, so they keep hunting for new bugs instead of re-finding old ones.
+import type { ParserId } from "./parsers.js";
+
+export interface KnownBug {
+  /** The regression test's name in regressions.test.ts. */
+  id: string;
+  parsers: readonly ParserId[];
+  /** Matches the oracle's violation message (and the input) of this bug only. */
+  matches: (violation: string, text: string) => boolean;
+}
+
+export const knownBugs: readonly KnownBug[] = [
+  {
+    id: "stream-json: a line whose type is not a string escapes as TypeError or RangeError",
+    parsers: ["stream_json"],
+    matches: (violation) =>
+      violation.includes(
+        "stream_json.toCommon let a non-TxcriptError escape: TypeError: Cannot convert object to primitive value",
+      ) ||
+      (violation.includes("stream_json.toCommon let a non-TxcriptError escape: RangeError") &&
+        violation.includes("Array.toString")),
+  },
+  {
+    id: "a number past the double range (1e400) reaches Common as Infinity",
+    parsers: ["amp", "stream_json", "claude_code"],
+    matches: (violation) =>
+      violation.includes(".toCommon returned an invalid Common transcript") &&
+      violation.includes("holds a non-finite number"),
+  },
+  {
+    id: "core: commonCodec.parse and validateTranscript let RangeError escape on deeply nested JSON",
+    parsers: ["common"],
+    matches: (violation) =>
+      violation.includes("core validateTranscript RangeError") ||
+      violation.includes(
+        "common.parse let a non-TxcriptError escape: RangeError: Maximum call stack size exceeded",
+      ),
+  },
+];
+
+const hits = new Map<string, number>();
+
+export function findKnownBug(
+  parser: ParserId,
+  violation: string,
+  text: string,
+): KnownBug | undefined {
+  const bug = knownBugs.find(
+    (candidate) => candidate.parsers.includes(parser) && candidate.matches(violation, text),
+  );
+  if (bug) hits.set(bug.id, (hits.get(bug.id) ?? 0) + 1);
+  return bug;
+}
+
+/** How often each known bug was met in this process. */
+export function knownBugHits(): ReadonlyMap<string, number> {
+  return hits;
+}

@@ -1,0 +1,110 @@
+// One test per bug the reliability suite found in another package, named
+// after what broke. A test marked it.fails documents a bug that is not fixed
+// yet: it flips (and must be turned back into `it`) when the fix lands.
+// known-bugs.ts lists the same bugs for the fuzzers.
+
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { commonCodec, TxcriptError, validateTranscript } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { checkText } from "./oracle.js";
+import { fixturesRoot, parserById } from "./parsers.js";
+
+/** A fixture with `1e400` (Infinity once parsed) added to its first tool input. */
+function withHugeNumberInToolInput(fixture: string, marker: string): string {
+  const text = readFileSync(path.join(fixturesRoot, fixture), "utf8");
+  expect(text).toContain(marker);
+  return text.replace(marker, `${marker}"n": 1e400, `);
+}
+
+const deep = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+
+function commonDocument(input: string): string {
+  return JSON.stringify({
+    format: "txcript.common/v1",
+    meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
+    messages: [
+      {
+        role: "assistant",
+        timestamp: "2026-01-01T00:00:00.000Z",
+        content: [
+          { type: "tool_use", id: "t", tool: { name: "Raw", toolName: "x", input: { a: "MARK" } } },
+        ],
+      },
+    ],
+  }).replace('"MARK"', input);
+}
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("core", () => {
+  // Bug: zod recursion in CommonDocument.safeParse overflows the stack; parseJson
+  // turns JSON.parse's RangeError into TOO_LARGE but the schema check does not.
+  it.fails("commonCodec.parse turns a tool input nested 3,000 deep into TOO_LARGE, not RangeError", () => {
+    const error = thrown(() =>
+      commonCodec.parse(commonDocument(deep(3000)), { file: "deep.json" }),
+    );
+    expect(TxcriptError.isInstance(error) && error.code).toBe("TOO_LARGE");
+  });
+  it.fails("validateTranscript turns a 100,000-deep tool input into TOO_LARGE, not RangeError", () => {
+    const parsed = JSON.parse(commonDocument(deep(100_000)));
+    const error = thrown(() =>
+      validateTranscript({ meta: parsed.meta, messages: parsed.messages }),
+    );
+    expect(error === undefined || TxcriptError.isInstance(error)).toBe(true);
+  });
+});
+
+describe("stream-json", () => {
+  const parser = parserById("stream_json");
+  // Bug: StreamJsonAccumulator.push formats an unknown line type with String(type);
+  // an object whose toString is null throws TypeError, a deep array RangeError.
+  it.fails("a line whose type is an object with a null toString is read or refused with a TxcriptError", () => {
+    expect(parser).toBeDefined();
+    if (parser) checkText(parser, '{"type":[{"toString":null}]}\n', { tolerateKnownBugs: false });
+  });
+  it.fails("a line whose type is an array 100,000 deep is read or refused with a TxcriptError", () => {
+    if (parser) checkText(parser, `{"type":${deep(100_000)}}\n`, { tolerateKnownBugs: false });
+  });
+  it.fails("a number past the double range in a tool input does not reach Common as Infinity", () => {
+    const text =
+      '{"type":"system","subtype":"init","session_id":"s","cwd":"/","tools":[]}\n' +
+      '{"type":"assistant","session_id":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"X","input":{"n":1e400}}]}}\n';
+    if (parser) checkText(parser, text, { tolerateKnownBugs: false });
+  });
+});
+
+describe("amp", () => {
+  // Bug: JSON.parse reads 1e400 as Infinity; the codec carries it into a tool
+  // input, which the Common schema (JSON values only) refuses downstream.
+  it.fails("a number past the double range in a tool input does not reach Common as Infinity", () => {
+    const parser = parserById("amp");
+    expect(parser).toBeDefined();
+    if (parser)
+      checkText(parser, withHugeNumberInToolInput("amp/export-thread.json", '"input": {'), {
+        tolerateKnownBugs: false,
+      });
+  });
+});
+
+describe("claude-code", () => {
+  it.fails("a number past the double range in a tool input does not reach Common as Infinity", () => {
+    const parser = parserById("claude_code");
+    expect(parser).toBeDefined();
+    if (parser)
+      checkText(
+        parser,
+        withHugeNumberInToolInput("claude-code/split-messages.jsonl", '"input":{'),
+        {
+          tolerateKnownBugs: false,
+        },
+      );
+  });
+});
