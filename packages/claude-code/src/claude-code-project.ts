@@ -6,9 +6,11 @@
 import {
   type Block,
   type ConversionOptions,
+  isJsonObject,
   type Json,
   type Message,
   type Meta,
+  ownValue,
   stringifyJson,
   type ToolResultBlock,
   type Transcript,
@@ -31,22 +33,18 @@ export function commandId(ordinal: number): string {
 export function isClaudeBlockList(content: Json): boolean {
   if (!Array.isArray(content) || content.length === 0) return false;
   return content.every((item) => {
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return false;
-    const keys = Object.keys(item);
-    if (item.type === "text")
-      return keys.length === 2 && keys.includes("text") && typeof item.text === "string";
-    if (item.type === "image" && keys.length === 2 && keys.includes("source")) {
-      const source = item.source;
-      if (typeof source !== "object" || source === null || Array.isArray(source)) return false;
-      const sourceKeys = Object.keys(source).sort();
-      return (
-        sourceKeys.join(",") === "data,media_type,type" &&
-        source.type === "base64" &&
-        typeof source.media_type === "string" &&
-        typeof source.data === "string"
-      );
-    }
-    return false;
+    if (!isJsonObject(item)) return false;
+    const keys = Object.keys(item).sort().join(",");
+    const type = ownValue(item, "type");
+    if (type === "text") return keys === "text,type" && typeof ownValue(item, "text") === "string";
+    const source = ownValue(item, "source");
+    if (type !== "image" || keys !== "source,type" || !isJsonObject(source)) return false;
+    return (
+      Object.keys(source).sort().join(",") === "data,media_type,type" &&
+      ownValue(source, "type") === "base64" &&
+      typeof ownValue(source, "media_type") === "string" &&
+      typeof ownValue(source, "data") === "string"
+    );
   });
 }
 
@@ -182,9 +180,9 @@ function splitMessages(messages: Message[], options?: ConversionOptions): Messag
         grouped = true;
       }
     }
+    // A message left with nothing of its own (its command output moved) adds no line.
     flush();
   }
-  // A user message emptied only because its blocks moved elsewhere is not kept.
   return out;
 }
 

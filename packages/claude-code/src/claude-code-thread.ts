@@ -3,7 +3,7 @@
 // branches behind, 1.0.x keeps subagent (sidechain) lines inline, and
 // compaction restarts the chain at a boundary whose logicalParentUuid points
 // back. This module picks lines; it does not read their content.
-import type { JsonObject } from "@txcript/core";
+import { isJsonObject, type Json, type JsonObject, ownValue } from "@txcript/core";
 import { objectAt, stringAt } from "./claude-code-schema.js";
 
 export interface IndexedLine {
@@ -23,6 +23,11 @@ export interface Thread {
   duplicateCount: number;
   /** uuids of compact boundaries the chain crossed through logicalParentUuid. */
   crossedBoundaries: Set<string>;
+}
+
+function contentOf(value: JsonObject): Json | undefined {
+  const message = objectAt(value, "message");
+  return message === undefined ? undefined : ownValue(message, "content");
 }
 
 function isConversationType(type: string | undefined): boolean {
@@ -53,7 +58,7 @@ export function selectThread(all: readonly IndexedLine[]): Thread {
     unique.push(line);
   }
   const threaded = unique.filter((line) => stringAt(line.value, "uuid") !== undefined);
-  const main = threaded.filter((line) => line.value.isSidechain !== true);
+  const main = threaded.filter((line) => ownValue(line.value, "isSidechain") !== true);
   const side = main.length > 0 ? main : threaded;
   const sideSet = new Set(side);
   const position = new Map(side.map((line, index) => [line, index]));
@@ -67,7 +72,7 @@ export function selectThread(all: readonly IndexedLine[]): Thread {
     ) ?? side.at(-1);
   while (current !== undefined && !chain.has(current)) {
     chain.add(current);
-    const parentUuid = current.value.parentUuid;
+    const parentUuid = ownValue(current.value, "parentUuid");
     const logical = stringAt(current.value, "logicalParentUuid");
     let next: IndexedLine | undefined;
     if (typeof parentUuid === "string") {
@@ -88,40 +93,34 @@ export function selectThread(all: readonly IndexedLine[]): Thread {
   for (const line of chain) {
     const message = objectAt(line.value, "message");
     const id = message === undefined ? undefined : stringAt(message, "id");
-    if (line.value.type === "assistant" && id !== undefined) messageIds.add(id);
+    if (stringAt(line.value, "type") === "assistant" && id !== undefined) messageIds.add(id);
   }
   const included = new Set(chain);
   for (const line of side) {
     const message = objectAt(line.value, "message");
     const id = message === undefined ? undefined : stringAt(message, "id");
-    if (line.value.type === "assistant" && id !== undefined && messageIds.has(id))
+    if (stringAt(line.value, "type") === "assistant" && id !== undefined && messageIds.has(id))
       included.add(line);
   }
   for (const line of included) {
-    const content = objectAt(line.value, "message")?.content;
-    if (line.value.type !== "assistant" || !Array.isArray(content)) continue;
+    const content = contentOf(line.value);
+    if (stringAt(line.value, "type") !== "assistant" || !Array.isArray(content)) continue;
     for (const block of content)
       if (
-        typeof block === "object" &&
-        block !== null &&
-        !Array.isArray(block) &&
-        block.type === "tool_use" &&
-        typeof block.id === "string"
+        isJsonObject(block) &&
+        ownValue(block, "type") === "tool_use" &&
+        typeof ownValue(block, "id") === "string"
       )
-        callIds.add(block.id);
+        callIds.add(ownValue(block, "id") as string);
   }
   for (const line of side) {
-    const content = objectAt(line.value, "message")?.content;
-    if (included.has(line) || line.value.type !== "user" || !Array.isArray(content)) continue;
-    const answers = content.some(
-      (block) =>
-        typeof block === "object" &&
-        block !== null &&
-        !Array.isArray(block) &&
-        block.type === "tool_result" &&
-        typeof block.tool_use_id === "string" &&
-        callIds.has(block.tool_use_id),
-    );
+    const content = contentOf(line.value);
+    if (included.has(line) || stringAt(line.value, "type") !== "user" || !Array.isArray(content))
+      continue;
+    const answers = content.some((block) => {
+      const answered = isJsonObject(block) ? stringAt(block, "tool_use_id") : undefined;
+      return answered !== undefined && callIds.has(answered);
+    });
     if (answers) included.add(line);
   }
 

@@ -115,7 +115,7 @@ function readBlock(block: Json, reader: Reader): Block | undefined {
       const mediaType = source === undefined ? undefined : stringAt(source, "media_type");
       const data = source === undefined ? undefined : stringAt(source, "data");
       if (
-        source?.type !== "base64" ||
+        (source === undefined ? undefined : ownValue(source, "type")) !== "base64" ||
         mediaType === undefined ||
         mediaType === "" ||
         data === undefined
@@ -245,9 +245,9 @@ export function claudeCodeToCommon(
     const message = objectAt(value, "message");
     if (message === undefined) continue;
     if (type === "user") {
-      const parent = value.parentUuid;
+      const parent = ownValue(value, "parentUuid");
       if (
-        value.isCompactSummary === true &&
+        ownValue(value, "isCompactSummary") === true &&
         typeof parent === "string" &&
         thread.crossedBoundaries.has(parent)
       ) {
