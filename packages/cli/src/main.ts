@@ -25,7 +25,8 @@ const commands: Record<string, () => Promise<Command>> = {
 export async function main(args: string[], io: Io, version: string): Promise<number> {
   const debug = args.includes("--debug") || io.env.TXCRIPT_DEBUG === "1";
   try {
-    const [first, ...rest] = args;
+    // `--debug` may also come before the command.
+    const [first, ...rest] = args[0] === "--debug" ? args.slice(1) : args;
     if (first === undefined || first === "help" || first === "--help" || first === "-h") {
       const topic = first === "help" ? rest[0] : undefined;
       const spec = topic === undefined ? undefined : findCommand(topic);
