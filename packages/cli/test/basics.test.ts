@@ -178,6 +178,13 @@ describe("input errors exit 1 with file:line and no stack trace", () => {
     expect(debug.stderr.startsWith(plain.stderr)).toBe(true);
     expect(debug.stderr).toMatch(/\n\s+at /);
     expect(plain.stderr.split("\n")).toHaveLength(2);
+    const early = await txcript(home, ["--debug", "export", file, "--from", "common"]);
+    expect(early.code).toBe(plain.code);
+    expect(early.stderr).toBe(debug.stderr);
+    const fromEnvironment = await txcript(home, ["export", file, "--from", "common"], {
+      env: { TXCRIPT_DEBUG: "1" },
+    });
+    expect(fromEnvironment.stderr).toBe(debug.stderr);
   });
   it("reports an unrecognized format with a hint to pass --from", async () => {
     const file = path.join(home.work, "notes.txt");
