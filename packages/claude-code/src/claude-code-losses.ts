@@ -64,12 +64,12 @@ export const claudeCodeLoss = {
   sidechain: loss(
     "claude_code.sidechain",
     "unsupported",
-    "Subagent (sidechain) lines are left out of the conversation; the Task call and its result stay.",
+    "Subagent (sidechain) lines, and the usage they record, are left out of the conversation; the Task call and its result stay.",
   ),
   branch: loss(
     "claude_code.branch",
     "unsupported",
-    "Lines on abandoned branches (an edited or retried message) are left out: the conversation is the chain that ends at the last line.",
+    "Lines on abandoned branches (an edited or retried message), and their usage, are left out: the conversation is the chain that ends at the last line.",
   ),
   compactSummary: loss(
     "claude_code.compact-summary",

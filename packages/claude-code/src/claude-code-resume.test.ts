@@ -54,6 +54,25 @@ const sessions: NamedTranscript[] = [
   ...realClaudeTranscripts(),
   ...(await realAmpTranscripts()),
   ...generatedTranscripts(6),
+  {
+    // Nothing but the required fields: no cwd (the store is told where), version, model or usage.
+    name: "minimal (no cwd, version or model)",
+    transcript: {
+      meta: { id: "minimal", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "hello" }],
+          timestamp: "2026-01-01T00:00:01.000Z",
+        },
+        {
+          role: "assistant",
+          content: [{ type: "text", text: "hi there" }],
+          timestamp: "2026-01-01T00:00:02.000Z",
+        },
+      ],
+    },
+  },
 ];
 
 let temporary: string;
@@ -74,8 +93,11 @@ beforeAll(async () => {
   for (const [index, { name, transcript }] of sessions.entries()) {
     const cwd = index % 5 === 4 ? deep : work;
     // The recorded cwd does not exist here: the session moves to one that does, as `continue` does.
-    const moved: Transcript = { ...transcript, meta: { ...transcript.meta, cwd } };
-    const saved = await store.save(claudeCodeCodec.fromCommon(moved), { overwrite: true });
+    const moved: Transcript =
+      transcript.meta.cwd === undefined && name.startsWith("minimal")
+        ? transcript
+        : { ...transcript, meta: { ...transcript.meta, cwd } };
+    const saved = await store.save(claudeCodeCodec.fromCommon(moved), { overwrite: true, cwd });
     written.set(name, { id: saved.id, cwd, transcript: moved });
   }
   await fs.cp(path.join(temporary, "written"), path.join(temporary, "copy"), { recursive: true });
