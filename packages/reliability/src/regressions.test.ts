@@ -3,10 +3,17 @@
 // yet: it flips (and must be turned back into `it`) when the fix lands.
 // known-bugs.ts lists the same bugs for the fuzzers.
 
-import { readFileSync } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { commonCodec, TxcriptError, validateTranscript } from "@txcript/core";
+import {
+  commonCodec,
+  type Transcript,
+  TxcriptError,
+  toText,
+  validateTranscript,
+} from "@txcript/core";
 import { describe, expect, it } from "vitest";
+import { makeHome, removeHome, txcript } from "./cli.js";
 import { checkText } from "./oracle.js";
 import { fixturesRoot, parserById } from "./parsers.js";
 
@@ -59,6 +66,68 @@ describe("core", () => {
       validateTranscript({ meta: parsed.meta, messages: parsed.messages }),
     );
     expect(error === undefined || TxcriptError.isInstance(error)).toBe(true);
+  });
+});
+
+describe("core toText", () => {
+  // Bug: text.ts blockLines previews a tool input with bare JSON.stringify, so
+  // `txcript view` of any session with a deeply nested tool input crashes with
+  // "internal error: Maximum call stack size exceeded". Suggested fix:
+  // stringifyJson (TOO_LARGE) or a depth-limited preview.
+  it.fails("turns a tool input nested 100,000 deep into TOO_LARGE, not RangeError", () => {
+    let input: unknown = 1;
+    for (let depth = 0; depth < 100_000; depth += 1) input = [input];
+    const transcript = {
+      meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [
+        {
+          role: "assistant",
+          timestamp: "2026-01-01T00:00:00.000Z",
+          content: [
+            {
+              type: "tool_use",
+              id: "t",
+              tool: { name: "Raw", toolName: "x", input: { deep: input } },
+            },
+          ],
+        },
+      ],
+    } as unknown as Transcript;
+    const error = thrown(() => toText(transcript));
+    expect(error === undefined || TxcriptError.isInstance(error)).toBe(true);
+  });
+});
+
+describe("cli", () => {
+  // Bug: export/convert/continue print "txcript: document is nested too deeply
+  // or too large to write" with no file: the writer's TOO_LARGE (from
+  // stringifyJson) has no location and the commands do not add the input's.
+  // Suggested fix: pass { file: input.file } to formatError, or wrap the
+  // write leg like convert() wraps the read leg.
+  it.fails("a write-side TOO_LARGE names the file it came from", async () => {
+    const home = await makeHome();
+    try {
+      let input = "1";
+      for (let depth = 0; depth < 100_000; depth += 1) input = `[${input}]`;
+      // A session that reads fine; only the writer meets the depth.
+      const session =
+        `{"type":"user","sessionId":"5e551011-0000-4000-8000-000000000001","uuid":"a1000000-0000-4000-8000-000000000001","parentUuid":null,"timestamp":"2026-01-05T10:00:00.000Z","cwd":"/","message":{"role":"user","content":"hi"}}\n` +
+        `{"type":"assistant","sessionId":"5e551011-0000-4000-8000-000000000001","uuid":"a1000000-0000-4000-8000-000000000002","parentUuid":"a1000000-0000-4000-8000-000000000001","timestamp":"2026-01-05T10:00:01.000Z","cwd":"/","message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"X","input":{"deep":${input}}}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n`;
+      await fs.writeFile(`${home.work}/deep.jsonl`, session);
+      const result = await txcript(home, [
+        "export",
+        "deep.jsonl",
+        "-o",
+        "out.json",
+        "--from",
+        "claude_code",
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/too deeply/);
+      expect(result.stderr).toContain("deep.jsonl");
+    } finally {
+      await removeHome(home);
+    }
   });
 });
 
