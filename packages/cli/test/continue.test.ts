@@ -90,6 +90,22 @@ describe("txcript continue --with claude_code", () => {
     expect(result.stderr).toContain(`launching ${script} --resume '${id}' in ${project}`);
   });
 
+  it("runs `claude --resume <id>` from PATH by default", async () => {
+    const { script, record } = await recorder();
+    const fakeBin = path.join(home.root, "fake-bin");
+    await fs.mkdir(fakeBin);
+    await fs.copyFile(script, path.join(fakeBin, "claude"));
+    await fs.chmod(path.join(fakeBin, "claude"), 0o755);
+    const result = await txcript(home, ["continue", source, "--with", "claude_code"], {
+      env: { PATH: fakeBin },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [cwd, flag, id, ...rest] = (await fs.readFile(record, "utf8")).split("\n");
+    expect([cwd, flag, rest]).toEqual([project, "--resume", [""]]);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(result.stderr).toContain(`txcript: launching claude --resume ${id} in ${project}\n`);
+  });
+
   it("continues in the current directory when the recorded one does not exist here", async () => {
     await fs.rm(project, { recursive: true });
     const { script, record } = await recorder();
