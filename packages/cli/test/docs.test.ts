@@ -56,6 +56,6 @@ describe("docs/cli.md agrees with txcript --help", () => {
     expect(variables.length).toBeGreaterThan(4);
     for (const variable of variables) expect(prose).toContain(`\`${variable}\``);
     for (const code of ["0", "1", "2"])
-      expect(prose).toMatch(new RegExp(`^\\| \`${code}\` \\|`, "m"));
+      expect(prose).toMatch(new RegExp(`^\\| +\`${code}\` +\\|`, "m"));
   });
 });
