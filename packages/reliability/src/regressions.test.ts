@@ -4,6 +4,7 @@
 // known-bugs.ts lists the same bugs for the fuzzers.
 
 import { promises as fs, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import {
   commonCodec,
@@ -16,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import { makeHome, removeHome, txcript } from "./cli.js";
 import { checkText } from "./oracle.js";
 import { fixturesRoot, parserById } from "./parsers.js";
+import { fifoProbe, storesUnderFault } from "./stores.js";
 
 /** A fixture with `1e400` (Infinity once parsed) added to its first tool input. */
 function withHugeNumberInToolInput(fixture: string, marker: string): string {
@@ -151,6 +153,24 @@ describe("stream-json", () => {
 });
 
 describe("amp", () => {
+  // Bug: AmpStore.load lstat()s the file only to refuse symlinks, then reads
+  // it; a FIFO named like a thread blocks the read forever (`txcript view
+  // T-…` hangs). Suggested fix: refuse anything but stat.isFile() with
+  // UNSAFE_PATH or IO, as ClaudeCodeStore does.
+  it.fails("AmpStore.load of a FIFO named like a thread is refused, not a hang", async () => {
+    const subject = storesUnderFault.find((candidate) => candidate.harness === "amp");
+    if (!subject) throw new Error("no Amp store");
+    const root = await fs.mkdtemp(path.join(tmpdir(), "txcript-fifo-"));
+    try {
+      const store = subject.make(root);
+      const { id, path: file } = await store.save(subject.parse(subject.sampleText("fifo")));
+      const { loaded } = await fifoProbe(store, id, file);
+      expect(loaded).toMatch(/^refused /);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   // Bug: JSON.parse reads 1e400 as Infinity; the codec carries it into a tool
   // input, which the Common schema (JSON values only) refuses downstream.
   it.fails("a number past the double range in a tool input does not reach Common as Infinity", () => {
