@@ -50,14 +50,29 @@ describe("every published package", () => {
         const result = await run(
           localBin("attw"),
           ["--pack", found.directory, "--profile", "esm-only", "--format", "json"],
-          { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-        ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "", failed: true }));
-        const report = JSON.parse(result.stdout) as { problems?: unknown[] };
-        const problems = (report.problems ?? []).filter((problem) => {
-          const kind = (problem as { resolutionKind?: string }).resolutionKind;
-          return kind !== "node10" && kind !== "node16-cjs";
-        });
+          {
+            timeout: 120_000,
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        ).then(
+          (ok) => ({ stdout: ok.stdout, exitCode: 0 }),
+          (error: { stdout?: string; code?: number }) => ({
+            stdout: error.stdout ?? "",
+            exitCode: error.code ?? 1,
+          }),
+        );
+        // The ESM-only profile ignores node10 and CommonJS-require resolutions; anything else is a problem.
+        const report = JSON.parse(result.stdout) as {
+          problems?: Record<string, { resolutionKind?: string }[]>;
+        };
+        const problems = Object.values(report.problems ?? {})
+          .flat()
+          .filter(
+            (problem) =>
+              problem.resolutionKind !== "node10" && problem.resolutionKind !== "node16-cjs",
+          );
         expect(problems).toEqual([]);
+        expect(result.exitCode).toBe(0);
       });
     });
   }
