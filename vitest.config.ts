@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/*"],
+    globalSetup: ["scripts/vitest-global-setup.mjs"],
     reporters: ["default", "json"],
     outputFile: { json: ".reports/vitest.json" },
   },

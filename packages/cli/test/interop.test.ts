@@ -19,42 +19,25 @@ import {
   txcript,
 } from "./e2e.js";
 
-/** Pinned like @txcript/claude-code's interop tests, whose on-demand install is reused when present. */
+/**
+ * The pinned Claude Code, installed once per machine into this cache by the
+ * root vitest global setup (scripts/vitest-global-setup.mjs), which the
+ * @txcript/claude-code interop tests share.
+ */
 const claudeCodeVersion = "2.1.332";
 const sharedCache = path.join(repoRoot, "node_modules/.cache/txcript-claude-code");
-const ownCache = path.join(repoRoot, "node_modules/.cache/txcript-cli-claude-code");
 
-function claudeVersionOf(bin: string): boolean {
-  if (!existsSync(bin)) return false;
-  const probe = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000 });
-  return probe.status === 0 && probe.stdout.includes(`${claudeCodeVersion} (Claude Code)`);
-}
-
-/** The pinned `claude`: TXCRIPT_CLAUDE_BIN, a cached install, or one installed now into our cache. */
+/** The pinned `claude`: TXCRIPT_CLAUDE_BIN, or the shared cached install; else why not. */
 function ensureClaude(): { bin: string } | { skip: string } {
   if (process.env.TXCRIPT_CLAUDE_BIN) return { bin: process.env.TXCRIPT_CLAUDE_BIN };
-  for (const cache of [sharedCache, ownCache]) {
-    const bin = path.join(cache, "node_modules/.bin/claude");
-    if (claudeVersionOf(bin)) return { bin };
-  }
-  const install = spawnSync(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--no-save",
-      "--prefix",
-      ownCache,
-      `@anthropic-ai/claude-code@${claudeCodeVersion}`,
-    ],
-    { encoding: "utf8", timeout: 300_000 },
-  );
-  const bin = path.join(ownCache, "node_modules/.bin/claude");
-  if (install.status === 0 && claudeVersionOf(bin)) return { bin };
-  const reason = install.error?.message ?? install.stderr.trim().split("\n").slice(-2).join(" ");
+  const bin = path.join(sharedCache, "node_modules/.bin/claude");
+  const probe = existsSync(bin)
+    ? spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000 })
+    : undefined;
+  if (probe?.status === 0 && probe.stdout.includes(`${claudeCodeVersion} (Claude Code)`))
+    return { bin };
   return {
-    skip: `@anthropic-ai/claude-code@${claudeCodeVersion} could not be installed: ${reason}`,
+    skip: `@anthropic-ai/claude-code@${claudeCodeVersion} is not installed in ${sharedCache} (the root test run's global setup installs it; its output says why it could not)`,
   };
 }
 
