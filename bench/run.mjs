@@ -19,6 +19,7 @@ const corpus = path.join(benchDir, ".corpus");
 // `node bench/run.mjs --quick`: no 100 MB figures and a 200 MB pipe, for trying changes.
 const quick = process.argv.includes("--quick");
 const started = performance.now();
+const loadAtStart = os.loadavg()[0];
 const log = (message) =>
   process.stderr.write(
     `[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`,
@@ -100,6 +101,8 @@ const machine = {
   node: process.version,
   platform: `${os.type()} ${os.release()} ${os.arch()}`,
   date: new Date().toISOString(),
+  // Other work on a shared machine shows here; the ratios are meant to survive it.
+  load: [loadAtStart, os.loadavg()[0]],
 };
 process.stdout.write(`\n${textTable(figures)}\n\n`);
 process.stdout.write(

@@ -32,13 +32,24 @@ function profileSection(profiles) {
             `${phase} ${formatMs(ms)} (${formatRatio(ms / profile.floor)} of the floor)`,
         )
         .join(", ");
-      const rows = profile.top
-        .map(
-          (entry) =>
-            `| ${(entry.share * 100).toFixed(1)}% | ${entry.ms.toFixed(0)} ms | \`${entry.where}\` |`,
-        )
-        .join("\n");
-      return `### ${profile.title}, 10 MB: ${formatRatio(profile.conversion / profile.floor)} the floor\n\nLegs (median): ${legs}.\n\n\`node --cpu-prof\` of one conversion (whole process, including module loading and reading the file), self time:\n\n| share | self | function (file:line) |\n|---|---|---|\n${rows}\n`;
+      const rows = profile.top.map((entry) => {
+        const callers = entry.callers
+          .map((caller) => `${(caller.share * 100).toFixed(0)}% \`${caller.caller}\``)
+          .join("<br>");
+        return `| ${(entry.share * 100).toFixed(1)}% | ${entry.ms.toFixed(0)} ms | \`${entry.where}\` | ${callers} |`;
+      });
+      return [
+        `### ${profile.title}, 10 MB: ${formatRatio(profile.conversion / profile.floor)} the floor`,
+        "",
+        `Legs (median): ${legs}.`,
+        "",
+        "`node --cpu-prof` of six conversions in one process (module loading and the file read included; the warmed-up steady state dominates), self time and the callers it came through:",
+        "",
+        "| share | self | function (file:line) | called from |",
+        "|---|---|---|---|",
+        ...rows,
+        "",
+      ].join("\n");
     })
     .join("\n");
 }
@@ -73,6 +84,7 @@ notes live in bench/NOTES.md and are appended below.
 - **Machine:** ${machine.cores} cores (${machine.cpu}), ${formatBytes(machine.memory)} RAM, ${machine.platform}
 - **Node:** ${machine.node}
 - **Date:** ${machine.date}
+- **Load average (1 min) at start and end:** ${machine.load.map((value) => value.toFixed(2)).join(" and ")} on ${machine.cores} cores (the machine is shared)
 - **Run took:** ${seconds.toFixed(0)} s (corpus generation included when it was not cached; it took ${manifest.generatedInSeconds} s)
 - **CLI:** ${cli.available ? `reads ${[...cli.harnesses].join(", ")}; \`list --from amp\` ${cli.listsAmp ? "works" : `unavailable (${cli.listReason})`}` : "not built"}
 ${
@@ -139,20 +151,22 @@ ${Object.entries(dirs)
   then alternates the floor — \`JSON.parse\` of the input (per line for
   stream-json) plus \`JSON.stringify\` of the already-parsed output in the
   output's own layout — and core \`convert(text, from, to)\` with the CLI's
-  options; 9 runs at 1 MB, 5 at 10 MB, 3 at 100 MB, after one warm-up.
+  options; 15 runs at 1 MB, 7 at 10 MB, 5 at 100 MB, after one warm-up.
 - **list**: \`txcript list --from amp --json\` (whole process) in an isolated
   HOME with the threads in \`$XDG_DATA_HOME/amp/threads\`; the baseline is a
   process that reads and \`JSON.parse\`s every file; the peer is
   \`ccusage-amp session --json\` (@ccusage/amp, \`AMP_DATA_DIR\`) on the same
-  files. Five interleaved rounds after a warm-up.
-- **start-up**: 20 interleaved rounds of \`node -e 0\`, \`txcript --version\`
+  files. Seven interleaved rounds after a warm-up.
+- **start-up**: 30 interleaved rounds of \`node -e 0\`, \`txcript --version\`
   and \`txcript view\` of a 2 KB thread.
 - **peak RSS**: GNU \`/usr/bin/time -v\` around one \`txcript convert\` of the
   100 MB input (or the library conversion when the CLI lacks the harness);
   the floor's own peak is given for comparison.
 - **live reader**: a source process writes ${formatBytes(1e9)} of stream-json lines
   (cycling the 10 MB capture) into a pipe; the reader samples its RSS every
-  64 MB. Baseline: node:readline + JSON.parse on the same pipe.
+  64 MB; flat means the peak over the second half of the stream is no
+  higher than over the first. Baseline: node:readline + JSON.parse on the
+  same pipe.
 - **fuzz**: 8,000 seeded mutations of a small valid document plus 2,000
   fast-check strings and JSON values; cases per second of \`codec.parse\`,
   as a ratio to \`JSON.parse\` of the same cases; any exception other than a
