@@ -279,13 +279,19 @@ export async function liveReader({ manifest, codecs, log, totalBytes }) {
       met: codecHalves.ratio <= 1.25,
       context: `peak RSS ${formatBytes(codecHalves.first)} over the first half, ${formatBytes(codecHalves.second)} over the second (${codec.lines} lines, sampled every 64 MB); readline + JSON.parse: ${formatBytes(baselineHalves.first)} → ${formatBytes(baselineHalves.second)} (${baselineHalves.ratio.toFixed(2)}×)`,
     },
-    {
-      group,
-      name: "live reader peak RSS ÷ readline + JSON.parse peak RSS",
-      ratio: { median: codec.peak / baseline.peak },
-      single: true,
-      context: `${formatBytes(codec.peak)} vs ${formatBytes(baseline.peak)}; throughput ${(codec.bytes / codec.ms / 1e3).toFixed(0)} MB/s vs ${(baseline.bytes / baseline.ms / 1e3).toFixed(0)} MB/s`,
-    },
+    codec.peak === undefined || baseline.peak === undefined
+      ? skipped(
+          group,
+          "live reader peak RSS ÷ readline + JSON.parse peak RSS",
+          "/usr/bin/time is not installed",
+        )
+      : {
+          group,
+          name: "live reader peak RSS ÷ readline + JSON.parse peak RSS",
+          ratio: { median: codec.peak / baseline.peak },
+          single: true,
+          context: `${formatBytes(codec.peak)} vs ${formatBytes(baseline.peak)}; throughput ${(codec.bytes / codec.ms / 1e3).toFixed(0)} MB/s vs ${(baseline.bytes / baseline.ms / 1e3).toFixed(0)} MB/s`,
+        },
   ];
 }
 
