@@ -54,6 +54,35 @@ function profileSection(profiles) {
     .join("\n");
 }
 
+/** One line per group: how many targets were met, and the range of the missed ones. */
+function summary(figures) {
+  const groups = [...new Set(figures.map((figure) => figure.group))];
+  const lines = [];
+  for (const group of groups) {
+    const targeted = figures.filter((figure) => figure.group === group && figure.met !== undefined);
+    if (targeted.length === 0) continue;
+    const missed = targeted.filter((figure) => !figure.met);
+    const medians = missed.map((figure) => figure.ratio.median);
+    const sameTarget = new Set(missed.map((figure) => figure.target)).size === 1;
+    const short = (figure) => figure.name.replace(/ ÷ .*$/, "");
+    const range =
+      missed.length === 0
+        ? ""
+        : sameTarget
+          ? `; missed at ${formatRatio(Math.min(...medians))}–${formatRatio(Math.max(...medians))} against ${missed[0].target} (${missed.map(short).join("; ")})`
+          : `; missed: ${missed.map((figure) => `${short(figure)} ${formatRatio(figure.ratio.median)} against ${figure.target}`).join("; ")}`;
+    lines.push(
+      `- **${group}:** ${targeted.length - missed.length} of ${targeted.length} targets met${range}.`,
+    );
+  }
+  const missedCount = figures.filter((figure) => figure.met === false).length;
+  const head =
+    missedCount === 0
+      ? "Every measured target is met."
+      : `${missedCount} target${missedCount === 1 ? " is" : "s are"} missed; the profiles and notes below explain each.`;
+  return `${head}\n\n${lines.join("\n")}`;
+}
+
 export async function writeResults({
   benchDir,
   figures,
@@ -70,7 +99,6 @@ export async function writeResults({
     `${machine.cores} cores, Node ${machine.node}, ${machine.date.slice(0, 10)}`,
   );
   await fs.writeFile(path.join(benchDir, "conversion-chart.svg"), svg);
-  const missed = figures.filter((figure) => figure.met === false);
   const notMeasured = figures.filter((figure) => figure.skipped);
   const notesFile = path.join(benchDir, "NOTES.md");
   const notes = existsSync(notesFile) ? await fs.readFile(notesFile, "utf8") : "";
@@ -101,7 +129,7 @@ median of the per-round ratios, with their min and max in parentheses.
 
 ## Summary
 
-${missed.length === 0 ? "Every measured target is met." : `**${missed.length} target${missed.length === 1 ? " is" : "s are"} missed:** ${missed.map((figure) => `${figure.name} (${formatRatio(figure.ratio.median)}, target ${figure.target})`).join("; ")}. The profiles below explain them.`}
+${summary(figures)}
 ${notMeasured.length === 0 ? "" : `\n${notMeasured.length} figure${notMeasured.length === 1 ? " was" : "s were"} not measured: ${notMeasured.map((figure) => `${figure.name} — ${figure.skipped}`).join("; ")}.\n`}
 ## Figures
 
