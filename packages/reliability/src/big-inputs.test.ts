@@ -107,7 +107,8 @@ describe(`big inputs (${big ? "full sizes, TXCRIPT_BIG=1" : "scaled down; TXCRIP
   });
 
   // Past V8's largest string (about 512 MiB) a target held whole cannot be built at all.
-  it.runIf(big)(
+  // Fails today: stdin is read into one string first (regressions.test.ts, "cli: stdin past ...").
+  (big ? it.fails : it.skip)(
     "a 600 MiB stream-json pipe converted into one Amp document fails with a size error",
     async () => {
       const total = 600 * MiB;

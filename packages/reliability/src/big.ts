@@ -24,13 +24,17 @@ async function writeLines(
   next: (index: number) => string,
 ) {
   const stream = createWriteStream(file);
+  let failure: Error | undefined;
+  stream.on("error", (error) => {
+    failure = error;
+  });
   let written = 0;
-  const put = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      written += Buffer.byteLength(text);
-      if (stream.write(text)) resolve();
-      else stream.once("drain", resolve).once("error", reject);
-    });
+  const put = async (text: string) => {
+    if (failure) throw failure;
+    written += Buffer.byteLength(text);
+    if (!stream.write(text))
+      await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
+  };
   await put(header);
   for (let index = 0; written < bytes; index += 1) await put(next(index));
   await put(footer);
