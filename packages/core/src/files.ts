@@ -143,8 +143,10 @@ export async function readTextFile(
 export async function readHead(file: string, bytes: number): Promise<string> {
   const handle = await fs.open(file, "r");
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    // Never more than the file holds: listing reads thousands of small files.
+    const size = Math.min(bytes, (await handle.stat()).size);
+    const buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
     return new TextDecoder("utf-8", { fatal: false })
       .decode(buffer.subarray(0, bytesRead))
       .replace(/\uFFFD$/, "");
