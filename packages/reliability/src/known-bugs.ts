@@ -24,6 +24,20 @@ export const knownBugs: readonly KnownBug[] = [
         violation.includes("Array.toString")),
   },
   {
+    id: "amp: a message whose role is deeply nested escapes as RangeError",
+    parsers: ["amp"],
+    matches: (violation) =>
+      violation.includes("amp.toCommon let a non-TxcriptError escape: RangeError") &&
+      violation.includes("amp-to-common.ts"),
+  },
+  {
+    id: 'stream-json: session_id "" becomes an empty Common meta.id',
+    parsers: ["stream_json"],
+    matches: (violation) =>
+      violation.includes("stream_json.toCommon returned an invalid Common transcript") &&
+      violation.includes("at $.meta.id"),
+  },
+  {
     id: "a number past the double range (1e400) reaches Common as Infinity",
     parsers: ["amp", "stream_json", "claude_code"],
     matches: (violation) =>
