@@ -171,6 +171,46 @@ describe("fromCommon", () => {
   });
 });
 
+describe("fromCommon keeps input keys as data", () => {
+  // The writer builds its own objects as literals; keys that come from the
+  // input (tool inputs, structured results) must stay own data properties.
+  const hostileText = '{"__proto__":{"polluted":1},"constructor":"c"}';
+  const hostile = JSON.parse(hostileText);
+  const tool = fromCanonical("Mystery", hostile);
+  const tricky: Transcript = {
+    meta: { id: "T-5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b", timestamp: "2026-05-01T09:00:00.000Z" },
+    messages: [
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "t1", tool }],
+        timestamp: "2026-05-01T09:00:01.000Z",
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", toolUseId: "t1", content: hostile, isError: false }],
+        timestamp: "2026-05-01T09:00:02.000Z",
+      },
+    ],
+  };
+  for (const dialect of ["claude", "amp"] as const) {
+    it(`writes __proto__ keys as JSON keys and reads them back (${dialect})`, () => {
+      const text = streamJsonCodec.serialize(streamJsonCodec.fromCommon(tricky, { dialect }));
+      expect(text).toContain('"input":{"__proto__":{"polluted":1},"constructor":"c"}');
+      const back = streamJsonCodec.toCommon(streamJsonCodec.parse(text), { dialect });
+      const use = back.messages[0]?.content[0];
+      const result = back.messages[1]?.content[0];
+      if (use?.type !== "tool_use" || result?.type !== "tool_result") throw new Error("shape");
+      expect(use.tool).toEqual(tool);
+      if (dialect === "claude") expect(result.content).toBe(hostileText);
+      else {
+        expect(Object.hasOwn(result.content as object, "__proto__")).toBe(true);
+        expect(result.content).toEqual(hostile);
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  }
+});
+
 describe("toStreamJsonInput", () => {
   it("writes one --stream-json-input line per prompt, text and images only", () => {
     const lines = toStreamJsonInput(transcript)

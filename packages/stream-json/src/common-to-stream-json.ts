@@ -15,7 +15,7 @@ import {
   warn,
 } from "@txcript/core";
 import { type DialectToolOptions, toolFromCommon } from "./stream-json-dialect.js";
-import type { StreamJsonCapture, StreamJsonDialect } from "./stream-json-lines.js";
+import type { StreamJsonCapture, StreamJsonDialect, StreamJsonLine } from "./stream-json-lines.js";
 import { streamJsonLossByCode as losses } from "./stream-json-losses.js";
 
 export interface StreamJsonWriteOptions extends ConversionOptions, DialectToolOptions {
@@ -62,17 +62,20 @@ export function isClaudeResultBlocks(content: Json): boolean {
   );
 }
 
-function object(entries: [string, Json | undefined][]): JsonObject {
-  const result = JSON.parse("{}") as JsonObject;
-  for (const [key, value] of entries)
-    if (value !== undefined)
-      Object.defineProperty(result, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  return result;
+// Every object below is built as a literal, keys in the order they are
+// written: all keys here are the writer's own (values copied from input are
+// never spread or assigned key by key), so a literal is safe and fast.
+
+function textBlock(text: string): JsonObject {
+  return { type: "text", text };
+}
+
+function imageBlock(mediaType: string, data: string): JsonObject {
+  return { type: "image", source: { type: "base64", media_type: mediaType, data } };
+}
+
+function blockPath(index: number, blockIndex: number): string {
+  return `$.messages[${index}].content[${blockIndex}]`;
 }
 
 export function commonToStreamJson(
@@ -84,7 +87,7 @@ export function commonToStreamJson(
   const { meta, messages } = transcript;
   const session = meta.id;
   let serial = 0;
-  const uuid = () => (claude ? uuidV5(`${session}\n${serial++}`, idNamespace) : undefined);
+  const uuid = () => uuidV5(`${session}\n${serial++}`, idNamespace);
   const lost = (code: keyof typeof losses, message: string, path?: string) =>
     warn(options, losses[code], message, path);
 
@@ -93,104 +96,103 @@ export function commonToStreamJson(
   if (!claude && (meta.model !== undefined || meta.cliVersion !== undefined))
     lost("metaFields", "the model and CLI version were not written");
 
-  const tools: string[] = [];
-  const block = (item: Block, message: Message, path: string): JsonObject | undefined => {
+  const tools = new Set<string>();
+  // Paths are built only when a loss is reported: most blocks report none.
+  const block = (
+    item: Block,
+    message: Message,
+    index: number,
+    blockIndex: number,
+  ): JsonObject | undefined => {
     switch (item.type) {
       case "text":
-        return object([
-          ["type", "text"],
-          ["text", item.text],
-        ]);
+        return textBlock(item.text);
       case "thinking": {
         if (item.provider !== undefined)
-          lost("thinkingDetails", "a thinking provider was not written", path);
+          lost(
+            "thinkingDetails",
+            "a thinking provider was not written",
+            blockPath(index, blockIndex),
+          );
         if (item.encrypted !== undefined && item.text === "" && item.signature === undefined)
-          return object([
-            ["type", "redacted_thinking"],
-            ["data", item.encrypted],
-          ]);
+          return { type: "redacted_thinking", data: item.encrypted };
         if (item.encrypted !== undefined)
           lost(
             "thinkingDetails",
             "encrypted thinking beside readable thinking was not written",
-            path,
+            blockPath(index, blockIndex),
           );
-        return object([
-          ["type", "thinking"],
-          ["thinking", item.text],
-          ["signature", claude ? (item.signature ?? "") : item.signature],
-        ]);
+        const signature = claude ? (item.signature ?? "") : item.signature;
+        return signature === undefined
+          ? { type: "thinking", thinking: item.text }
+          : { type: "thinking", thinking: item.text, signature };
       }
       case "tool_use": {
         const { name, input } = toolFromCommon(dialect, item.tool, options);
-        if (!tools.includes(name)) tools.push(name);
-        return object([
-          ["type", "tool_use"],
-          ["id", item.id],
-          ["name", name],
-          ["input", input],
-        ]);
+        tools.add(name);
+        return input === undefined
+          ? { type: "tool_use", id: item.id, name }
+          : { type: "tool_use", id: item.id, name, input };
       }
       case "tool_result": {
         let content = item.content;
         if (typeof content !== "string" && (!claude || !isClaudeResultBlocks(content))) {
-          lost("structuredToolResult", "structured tool output was written as JSON text", path);
+          lost(
+            "structuredToolResult",
+            "structured tool output was written as JSON text",
+            blockPath(index, blockIndex),
+          );
           content = stringifyJson(content, undefined, "stream_json");
         }
-        return object([
-          ["type", "tool_result"],
-          ["tool_use_id", item.toolUseId],
-          ["content", content],
-          ["is_error", item.isError],
-        ]);
+        return {
+          type: "tool_result",
+          tool_use_id: item.toolUseId,
+          content,
+          is_error: item.isError,
+        };
       }
       case "image":
         if (message.role === "assistant" || !claude) {
-          lost("image", "an image was not written", path);
+          lost("image", "an image was not written", blockPath(index, blockIndex));
           return undefined;
         }
-        return object([
-          ["type", "image"],
-          [
-            "source",
-            object([
-              ["type", "base64"],
-              ["media_type", item.source.mediaType],
-              ["data", item.source.data],
-            ]),
-          ],
-        ]);
+        return imageBlock(item.source.mediaType, item.source.data);
     }
   };
 
-  const body: JsonObject[] = [];
-  messages.forEach((message, index) => {
+  // lines[0] is the init line, written last: it lists the tools the body used.
+  const lines: StreamJsonLine[] = [{ value: null }];
+  let lastAssistant: Message | undefined;
+  let lastText: string | undefined;
+  let assistantCount = 0;
+  let latest = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    latest = Math.max(latest, Date.parse(message.timestamp));
     const content: JsonObject[] = [];
-    message.content.forEach((item, blockIndex) => {
-      const written = block(item, message, `$.messages[${index}].content[${blockIndex}]`);
+    const blocks = message.content;
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const item = blocks[blockIndex] as Block;
+      const written = block(item, message, index, blockIndex);
       if (written !== undefined) content.push(written);
-    });
-    if (message.role === "user") {
-      body.push(
-        object([
-          ["type", "user"],
-          [
-            "message",
-            object([
-              ["role", "user"],
-              ["content", content],
-            ]),
-          ],
-          ["parent_tool_use_id", null],
-          ["session_id", session],
-          ["uuid", uuid()],
-          ["timestamp", message.timestamp],
-        ]),
-      );
-      return;
+      if (message.role === "assistant" && item.type === "text") lastText = item.text;
     }
-    body.push(assistantLine(message, content, index));
-  });
+    if (message.role === "user") {
+      const line: JsonObject = {
+        type: "user",
+        message: { role: "user", content },
+        parent_tool_use_id: null,
+        session_id: session,
+      };
+      if (claude) line.uuid = uuid();
+      line.timestamp = message.timestamp;
+      lines.push({ value: line });
+      continue;
+    }
+    assistantCount += 1;
+    lastAssistant = message;
+    lines.push({ value: assistantLine(message, content, index) });
+  }
 
   function assistantLine(message: Message, content: JsonObject[], index: number): JsonObject {
     const reason = message.stopReason;
@@ -207,79 +209,96 @@ export function commonToStreamJson(
     if (!claude && message.model !== undefined)
       lost("messageModel", "a message model was not written", `$.messages[${index}]`);
     const usage = message.usage;
-    const usageObject =
-      usage === undefined && !claude
-        ? undefined
-        : object([
-            ["input_tokens", usage?.inputTokens ?? 0],
-            ["cache_creation_input_tokens", usage?.cacheCreationInputTokens ?? 0],
-            ["cache_read_input_tokens", usage?.cacheReadInputTokens ?? 0],
-            ["output_tokens", usage?.outputTokens ?? 0],
-          ]);
+    const usageObject: JsonObject | undefined =
+      usage === undefined
+        ? claude
+          ? {
+              input_tokens: 0,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: 0,
+              output_tokens: 0,
+            }
+          : undefined
+        : {
+            input_tokens: usage.inputTokens,
+            cache_creation_input_tokens: usage.cacheCreationInputTokens,
+            cache_read_input_tokens: usage.cacheReadInputTokens,
+            output_tokens: usage.outputTokens,
+          };
+    const stopReason = spelled ? reason : null;
+    if (!claude) {
+      const apiMessage: JsonObject = {
+        type: "message",
+        role: "assistant",
+        content,
+        stop_reason: stopReason,
+      };
+      if (usageObject !== undefined) apiMessage.usage = usageObject;
+      return {
+        type: "assistant",
+        message: apiMessage,
+        parent_tool_use_id: null,
+        session_id: session,
+        timestamp: message.timestamp,
+      };
+    }
     const lineUuid = uuid();
-    const apiMessage = object([
-      ["id", claude ? `msg_txcript_${(lineUuid ?? "").replaceAll("-", "")}` : undefined],
-      ["type", "message"],
-      ["role", "assistant"],
-      ["model", claude ? (message.model ?? "") : undefined],
-      ["content", content],
-      ["stop_reason", spelled ? reason : null],
-      ["stop_sequence", claude ? null : undefined],
-      ["usage", usageObject],
-    ]);
-    return object([
-      ["type", "assistant"],
-      ["message", apiMessage],
-      ["parent_tool_use_id", null],
-      ["session_id", session],
-      ["uuid", lineUuid],
-      ["timestamp", message.timestamp],
-      ["aborted", aborted ? true : undefined],
-      ["error", failed ? "unknown" : undefined],
-    ]);
+    const line: JsonObject = {
+      type: "assistant",
+      message: {
+        id: `msg_txcript_${lineUuid.replaceAll("-", "")}`,
+        type: "message",
+        role: "assistant",
+        model: message.model ?? "",
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: usageObject as JsonObject,
+      },
+      parent_tool_use_id: null,
+      session_id: session,
+      uuid: lineUuid,
+      timestamp: message.timestamp,
+    };
+    if (aborted) line.aborted = true;
+    if (failed) line.error = "unknown";
+    return line;
   }
 
-  const init = object([
-    ["type", "system"],
-    ["subtype", "init"],
-    ["cwd", meta.cwd ?? ""],
-    ["session_id", session],
-    ["tools", tools],
-    ["mcp_servers", []],
-    ["model", claude ? (meta.model ?? "") : undefined],
-    ["claude_code_version", claude ? (meta.cliVersion ?? "") : undefined],
-    ["uuid", uuid()],
-    ["timestamp", meta.timestamp],
-  ]);
+  const init: JsonObject = {
+    type: "system",
+    subtype: "init",
+    cwd: meta.cwd ?? "",
+    session_id: session,
+    tools: [...tools],
+    mcp_servers: [],
+  };
+  if (claude) {
+    init.model = meta.model ?? "";
+    init.claude_code_version = meta.cliVersion ?? "";
+    init.uuid = uuid();
+  }
+  init.timestamp = meta.timestamp;
+  lines[0] = { value: init };
 
-  const assistants = messages.filter((message) => message.role === "assistant");
-  const lastText = assistants
-    .flatMap((message) => message.content.filter((item) => item.type === "text"))
-    .at(-1);
-  const times = messages.map((message) => Date.parse(message.timestamp));
-  const duration =
-    times.length > 0 ? Math.max(0, Math.max(...times) - Date.parse(meta.timestamp)) : 0;
-  const lastReason = assistants.at(-1)?.stopReason;
-  const result = object([
-    ["type", "result"],
-    ["subtype", "success"],
-    ["duration_ms", duration],
-    ["is_error", false],
-    ["num_turns", assistants.length],
-    ["result", lastText?.type === "text" ? lastText.text : ""],
-    [
-      "stop_reason",
-      claude
-        ? lastReason !== undefined && claudeStopReasons.has(lastReason)
-          ? lastReason
-          : null
-        : undefined,
-    ],
-    ["session_id", session],
-    ["uuid", uuid()],
-  ]);
+  const duration = messages.length > 0 ? Math.max(0, latest - Date.parse(meta.timestamp)) : 0;
+  const lastReason = lastAssistant?.stopReason;
+  const result: JsonObject = {
+    type: "result",
+    subtype: "success",
+    duration_ms: duration,
+    is_error: false,
+    num_turns: assistantCount,
+    result: lastText ?? "",
+  };
+  if (claude)
+    result.stop_reason =
+      lastReason !== undefined && claudeStopReasons.has(lastReason) ? lastReason : null;
+  result.session_id = session;
+  if (claude) result.uuid = uuid();
+  lines.push({ value: result });
 
-  return { lines: [init, ...body, result].map((value) => ({ value })), finalNewline: true };
+  return { lines, finalNewline: true };
 }
 
 /**
@@ -293,45 +312,13 @@ export function toStreamJsonInput(transcript: Transcript): string {
     if (message.role !== "user") continue;
     const content: JsonObject[] = [];
     for (const item of message.content) {
-      if (item.type === "text")
-        content.push(
-          object([
-            ["type", "text"],
-            ["text", item.text],
-          ]),
-        );
+      if (item.type === "text") content.push(textBlock(item.text));
       else if (item.type === "image")
-        content.push(
-          object([
-            ["type", "image"],
-            [
-              "source",
-              object([
-                ["type", "base64"],
-                ["media_type", item.source.mediaType],
-                ["data", item.source.data],
-              ]),
-            ],
-          ]),
-        );
+        content.push(imageBlock(item.source.mediaType, item.source.data));
     }
     if (content.length === 0) continue;
-    lines.push(
-      stringifyJson(
-        object([
-          ["type", "user"],
-          [
-            "message",
-            object([
-              ["role", "user"],
-              ["content", content],
-            ]),
-          ],
-        ]),
-        undefined,
-        "stream_json",
-      ),
-    );
+    const line: JsonObject = { type: "user", message: { role: "user", content } };
+    lines.push(`${stringifyJson(line, undefined, "stream_json")}\n`);
   }
-  return lines.map((line) => `${line}\n`).join("");
+  return lines.join("");
 }

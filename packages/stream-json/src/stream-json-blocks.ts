@@ -5,11 +5,10 @@ import {
   type Block,
   isJsonObject,
   type Json,
-  jsonEqual,
+  type JsonObject,
   jsonPath,
   ownValue,
   parseJson,
-  stringifyJson,
   TxcriptError,
 } from "@txcript/core";
 import { toolToCommon } from "./stream-json-dialect.js";
@@ -19,8 +18,8 @@ export interface BlockContext {
   dialect: StreamJsonDialect;
   /** The line the blocks are on, for errors. */
   line: number;
-  /** Called with the JSON path of a block of a kind Common does not have. */
-  onDropped: (path: string) => void;
+  /** Called with the line and JSON path of a block of a kind Common does not have. */
+  onDropped: (line: number, path: string) => void;
 }
 
 /** A block the format requires and this one lacks: INVALID_DOCUMENT naming line and path. */
@@ -39,56 +38,77 @@ export function invalidLine(
 
 export function blocksToCommon(raw: Json[], context: BlockContext): Block[] {
   const blocks: Block[] = [];
-  raw.forEach((item, index) => {
-    const block = blockToCommon(item, index, context);
+  for (let index = 0; index < raw.length; index++) {
+    const block = blockToCommon(raw[index] as Json, index, context);
     if (block !== undefined) blocks.push(block);
-  });
+  }
   return blocks;
+}
+
+// The JSON path of a block (or one of its keys), built only for an error or a warning.
+function blockPath(index: number, key?: string): string {
+  return jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
+}
+
+/** A block's string field; undefined when optional and absent or null; else INVALID_DOCUMENT. */
+function stringOf(
+  item: JsonObject,
+  key: string,
+  index: number,
+  line: number,
+  optional = false,
+): string | undefined {
+  const value = ownValue(item, key);
+  if (typeof value === "string") return value;
+  if (optional && (value === undefined || value === null)) return undefined;
+  throw invalidLine(line, `has a block without a string ${key}`, blockPath(index, key), "a string");
+}
+
+function idOf(item: JsonObject, key: string, index: number, line: number): string {
+  const value = stringOf(item, key, index, line) as string;
+  if (value === "")
+    throw invalidLine(line, `has a block with an empty ${key}`, blockPath(index, key), "an id");
+  return value;
 }
 
 function blockToCommon(item: Json, index: number, context: BlockContext): Block | undefined {
   const { line } = context;
-  const path = (key?: string) =>
-    jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
   if (!isJsonObject(item))
-    throw invalidLine(line, "has a block that is not an object", path(), "a content block");
-  const string = (key: string, optional = false): string | undefined => {
-    const value = ownValue(item, key);
-    if (typeof value === "string") return value;
-    if (optional && (value === undefined || value === null)) return undefined;
-    throw invalidLine(line, `has a block without a string ${key}`, path(key), "a string");
-  };
-  const id = (key: string): string => {
-    const value = string(key) as string;
-    if (value === "")
-      throw invalidLine(line, `has a block with an empty ${key}`, path(key), "an id");
-    return value;
-  };
+    throw invalidLine(
+      line,
+      "has a block that is not an object",
+      blockPath(index),
+      "a content block",
+    );
   switch (ownValue(item, "type")) {
     case "text":
-      return { type: "text", text: string("text") as string };
+      return { type: "text", text: stringOf(item, "text", index, line) as string };
     case "thinking": {
-      const signature = string("signature", true);
+      const signature = stringOf(item, "signature", index, line, true);
       return {
         type: "thinking",
-        text: string("thinking") as string,
+        text: stringOf(item, "thinking", index, line) as string,
         ...(signature ? { signature } : {}),
       };
     }
     case "redacted_thinking":
-      return { type: "thinking", text: "", encrypted: string("data") as string };
+      return {
+        type: "thinking",
+        text: "",
+        encrypted: stringOf(item, "data", index, line) as string,
+      };
     case "tool_use": {
-      const toolUseId = id("id");
+      const toolUseId = idOf(item, "id", index, line);
       // An absent input is {} (the API always sends one); an explicit null stays null.
       const input = ownValue(item, "input") ?? (Object.hasOwn(item, "input") ? null : {});
       return {
         type: "tool_use",
         id: toolUseId,
-        tool: toolToCommon(context.dialect, string("name") as string, input),
+        tool: toolToCommon(context.dialect, stringOf(item, "name", index, line) as string, input),
       };
     }
     case "tool_result": {
-      const toolUseId = id("tool_use_id");
+      const toolUseId = idOf(item, "tool_use_id", index, line);
       const raw = ownValue(item, "content");
       let content: Json = raw === undefined || raw === null ? "" : raw;
       if (context.dialect === "amp" && typeof content === "string")
@@ -111,24 +131,54 @@ function blockToCommon(item: Json, index: number, context: BlockContext): Block 
       break;
     }
   }
-  context.onDropped(path());
+  context.onDropped(line, blockPath(index));
   return undefined;
+}
+
+/**
+ * How deeply a structured Amp result may nest (arrays and objects, the
+ * outermost counting 1) and still be read back as JSON.
+ * Deeper results stay text: every later step (the writers' JSON.stringify,
+ * recursive walks in the codecs) must be able to carry the value. A fixed
+ * bound, so the answer does not depend on how much stack is left.
+ */
+export const ampResultMaxDepth = 1000;
+
+/**
+ * Whether a parsed result can be written again as the same JSON: every
+ * number finite (JSON.parse reads 1e400 as Infinity, which JSON.stringify
+ * writes as null) and nesting within ampResultMaxDepth. One walk, recursion
+ * bounded by that depth.
+ */
+function carriesAsJson(value: Json, depth: number): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (depth > ampResultMaxDepth) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!carriesAsJson(item, depth + 1)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value))
+    if (!carriesAsJson(value[key] as Json, depth + 1)) return false;
+  return true;
 }
 
 /**
  * Amp's tool_result content is a string: plain text, or the JSON text of a
  * structured result. Object and array text is read back as that JSON (what
  * Amp's thread document holds for the same result); anything else stays text.
+ * The text is parsed once; only JSON that survives being written again is
+ * kept (carriesAsJson).
  */
 export function ampResultContent(text: string): Json {
   const start = text.trimStart()[0];
   if (start !== "{" && start !== "[") return text;
+  let value: Json;
   try {
-    const value = parseJson(text, { harness });
-    // Only JSON that survives being written again (no 1e400 → Infinity).
-    return jsonEqual(parseJson(stringifyJson(value)), value) ? value : text;
+    value = parseJson(text, { harness });
   } catch {
-    // Not JSON after all, or nested too deeply to carry as JSON: it stays text.
+    // Not JSON after all, or nested too deeply for the engine: it stays text.
     return text;
   }
+  return carriesAsJson(value, 1) ? value : text;
 }

@@ -23,6 +23,7 @@ import {
   parseCapture,
   type StreamJsonCapture,
   type StreamJsonDialect,
+  type StreamJsonLine,
   serializeCapture,
 } from "./stream-json-lines.js";
 import { streamJsonLossByCode, streamJsonLosses } from "./stream-json-losses.js";
@@ -49,7 +50,9 @@ export const streamJsonCodec: Codec<
   serialize: serializeCapture,
   toCommon(capture, options = {}) {
     const accumulator = new StreamJsonAccumulator(options);
-    capture.lines.forEach((line, index) => {
+    const { lines } = capture;
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index] as StreamJsonLine;
       if (line.value !== null) accumulator.push({ value: line.value, line: index + 1 });
       else if (line.truncated)
         warn(
@@ -58,7 +61,7 @@ export const streamJsonCodec: Codec<
           "a cut-off final line was skipped",
           `line ${index + 1}`,
         );
-    });
+    }
     return accumulator.transcript();
   },
   fromCommon: commonToStreamJson,

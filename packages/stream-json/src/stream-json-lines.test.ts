@@ -64,6 +64,22 @@ describe("streamJsonCodec.parse", () => {
     expect(error.code).toBe("INVALID_JSON");
     expect(error.location.line).toBe(2);
   });
+  it("splits empty, blank-only and unterminated texts into the lines they hold", () => {
+    const blank = { value: null, text: "" };
+    expect(streamJsonCodec.parse("")).toEqual({ lines: [blank], finalNewline: false });
+    expect(streamJsonCodec.parse("\n")).toEqual({ lines: [blank], finalNewline: true });
+    expect(streamJsonCodec.parse("\n\n")).toEqual({ lines: [blank, blank], finalNewline: true });
+    expect(streamJsonCodec.parse(" \t")).toEqual({
+      lines: [{ value: null, text: " \t" }],
+      finalNewline: false,
+    });
+    const capture = streamJsonCodec.parse(`${init}\n\n${prompt}`);
+    expect(capture.finalNewline).toBe(false);
+    expect(capture.lines.map((line) => line.text)).toEqual([init, "", prompt]);
+    expect(capture.lines.map((line) => line.value?.type ?? null)).toEqual(["system", null, "user"]);
+    for (const text of ["", "\n", "\n\n", " \t", `${init}\n\n${prompt}`, `${prompt}\n\n`])
+      expect(streamJsonCodec.serialize(streamJsonCodec.parse(text))).toBe(text);
+  });
   it("keeps __proto__ keys as data", () => {
     const line = `{"type":"user","message":{"role":"user","content":"x"},"session_id":"${session}","__proto__":{"polluted":1}}`;
     const capture = streamJsonCodec.parse(`${line}\n`);
@@ -109,6 +125,33 @@ describe("streamJsonCodec errors", () => {
     const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${JSON.stringify(deep)}}]},"session_id":"${session}"}\n`;
     const [message] = streamJsonCodec.toCommon(streamJsonCodec.parse(text)).messages;
     expect(message?.content[0]).toMatchObject({ type: "tool_result", content: deep });
+  });
+  it("reads an Amp result back as JSON up to a fixed depth, and as text beyond it", () => {
+    const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+    const read = (content: string) => {
+      const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${JSON.stringify(content)}}]},"session_id":"${session}"}\n`;
+      const block = streamJsonCodec.toCommon(streamJsonCodec.parse(text)).messages[0]?.content[0];
+      if (block?.type !== "tool_result") throw new Error("expected a tool result");
+      return block.content;
+    };
+    expect(read(nested(1000))).toEqual(JSON.parse(nested(1000)));
+    expect(read(nested(1001))).toBe(nested(1001));
+    const inObjects = `${'{"a":'.repeat(999)}[]${"}".repeat(999)}`;
+    expect(read(inObjects)).toEqual(JSON.parse(inObjects));
+    expect(read(`{"a":${inObjects}}`)).toBe(`{"a":${inObjects}}`);
+  });
+  it("keeps an Amp result whose numbers JSON cannot write again as its text", () => {
+    const read = (content: string) => {
+      const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${JSON.stringify(content)}}]},"session_id":"${session}"}\n`;
+      const block = streamJsonCodec.toCommon(streamJsonCodec.parse(text)).messages[0]?.content[0];
+      if (block?.type !== "tool_result") throw new Error("expected a tool result");
+      return block.content;
+    };
+    for (const text of ['{"n":1e400}', '[1,[2,{"x":-1e999}]]', `[${"9".repeat(400)}]`])
+      expect(read(text)).toBe(text);
+    expect(read('{"n":1e300,"m":[-0,1e-400]}')).toEqual({ n: 1e300, m: [-0, 0] });
+    expect(read(' \n{"a":1}')).toEqual({ a: 1 });
+    expect(read("{not json")).toBe("{not json");
   });
   it("reports a document too deeply nested to write as TOO_LARGE", () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);

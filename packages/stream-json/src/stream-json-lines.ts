@@ -64,7 +64,7 @@ export function lineError(
 export function parseLine(text: string, line: number, file?: string): JsonObject {
   let value: unknown;
   try {
-    value = parseJson(text, { harness, line, ...(file === undefined ? {} : { file }) });
+    value = parseJson(text, file === undefined ? { harness, line } : { harness, line, file });
   } catch (error) {
     throw lineError(text, line, error, file);
   }
@@ -73,33 +73,41 @@ export function parseLine(text: string, line: number, file?: string): JsonObject
 }
 
 export function isBlank(text: string): boolean {
-  return text.trim() === "";
+  // Most lines start with "{": no need to trim (and copy) them to know.
+  return text.charCodeAt(0) !== 123 && text.trim() === "";
 }
 
 /** A capture's text → its lines. Throws INVALID_JSON naming the first bad line. */
 export function parseCapture(text: string, options: ParseOptions = {}): StreamJsonCapture {
-  const pieces = text.split("\n");
   const finalNewline = text.endsWith("\n");
-  if (finalNewline) pieces.pop();
+  const end = finalNewline ? text.length - 1 : text.length;
   const lines: StreamJsonLine[] = [];
-  pieces.forEach((piece, index) => {
+  const { file } = options;
+  // One pass with indexOf, no array of pieces beside the lines.
+  for (let start = 0, number = 1; start <= end; number++) {
+    let stop = text.indexOf("\n", start);
+    if (stop === -1 || stop > end) stop = end;
+    const piece = text.slice(start, stop);
+    const last = stop === end;
+    start = stop + 1;
     if (isBlank(piece)) {
       lines.push({ value: null, text: piece });
-      return;
+      if (last) break;
+      continue;
     }
     try {
-      lines.push({ value: parseLine(piece, index + 1, options.file), text: piece });
+      lines.push({ value: parseLine(piece, number, file), text: piece });
     } catch (error) {
       // Only the very last line of a capture without a final newline can be a
       // cut-off write; anything else that is not JSON is an error.
-      const last = index === pieces.length - 1 && !finalNewline;
-      if (last && piece.trimStart().startsWith("{") && isCutOff(error)) {
+      if (last && !finalNewline && piece.trimStart().startsWith("{") && isCutOff(error)) {
         lines.push({ value: null, text: piece, truncated: true });
-        return;
+        break;
       }
       throw error;
     }
-  });
+    if (last) break;
+  }
   return { lines, finalNewline };
 }
 
@@ -109,11 +117,14 @@ function isCutOff(error: unknown): boolean {
 
 /** Exact inverse of parseCapture for captured text; compact JSON for built lines. */
 export function serializeCapture(capture: StreamJsonCapture): string {
-  const text = capture.lines
-    .map(
-      (line) =>
-        line.text ?? (line.value === null ? "" : stringifyJson(line.value, undefined, harness)),
-    )
-    .join("\n");
-  return capture.finalNewline && capture.lines.length > 0 ? `${text}\n` : text;
+  const { lines } = capture;
+  const texts: string[] = new Array(lines.length);
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as StreamJsonLine;
+    // A line read from text is written as that text: never printed again.
+    texts[index] =
+      line.text ?? (line.value === null ? "" : stringifyJson(line.value, undefined, harness));
+  }
+  const text = texts.join("\n");
+  return capture.finalNewline && lines.length > 0 ? `${text}\n` : text;
 }

@@ -45,9 +45,15 @@ export async function* readStreamJsonLines(
     const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-      pending.push(text.slice(start, end));
-      const record = finish(pending.join(""));
-      pending = [];
+      const piece = text.slice(start, end);
+      // A line within one chunk (the usual case) needs no joining.
+      let whole = piece;
+      if (pending.length > 0) {
+        pending.push(piece);
+        whole = pending.join("");
+        pending = [];
+      }
+      const record = finish(whole);
       start = end + 1;
       if (record !== undefined) yield record;
     }

@@ -311,15 +311,18 @@ export class StreamJsonAccumulator {
     return blocksToCommon(raw, {
       dialect: this.#dialect ?? "claude",
       line,
-      onDropped: (path) =>
-        warn(
-          this.#options,
-          losses.unknownBlocks,
-          "a content block was dropped",
-          `line ${line} ${path}`,
-        ),
+      onDropped: this.#onDropped,
     });
   }
+
+  // One function for every line (not a closure per line): reports a dropped block.
+  readonly #onDropped = (line: number, path: string): void =>
+    warn(
+      this.#options,
+      losses.unknownBlocks,
+      "a content block was dropped",
+      `line ${line} ${path}`,
+    );
 
   #ownTime(value: JsonObject): number | undefined {
     const own = ownValue(value, "timestamp");
