@@ -1,8 +1,8 @@
 // The Claude Code normalization of a Common transcript: every change writing
 // it as a Claude Code session makes, written as code. fromCommon writes
-// exactly this transcript, so toCommon(parse(serialize(fromCommon(c)))) equals
-// claudeCodeProject(c) — the law suite checks it. Not the writer itself:
-// see common-to-claude-code.ts for the lines.
+// exactly these messages as it walks them, one at a time, so
+// toCommon(parse(serialize(fromCommon(c)))) equals claudeCodeProject(c) — the
+// law suite checks it. Not the writer itself: see common-to-claude-code.ts.
 import {
   type Block,
   type ConversionOptions,
@@ -57,23 +57,26 @@ function flattenContent(content: Json, options: ConversionOptions | undefined): 
 function normalizeThinking(
   block: Block & { type: "thinking" },
   options?: ConversionOptions,
-): Block[] {
+): Block | undefined {
   if (block.provider !== undefined && block.provider !== "anthropic") {
     warn(options, claudeCodeLoss.thinkingDropped, `dropped ${block.provider} reasoning`);
-    return [];
+    return undefined;
   }
   if (block.signature !== undefined) {
     if (block.encrypted !== undefined)
       warn(options, claudeCodeLoss.thinkingEncryptedDropped, "dropped encrypted reasoning");
-    return [
-      { type: "thinking", text: block.text, signature: block.signature, provider: "anthropic" },
-    ];
+    return {
+      type: "thinking",
+      text: block.text,
+      signature: block.signature,
+      provider: "anthropic",
+    };
   }
   if (block.encrypted !== undefined && block.text === "") {
-    return [{ type: "thinking", text: "", encrypted: block.encrypted, provider: "anthropic" }];
+    return { type: "thinking", text: "", encrypted: block.encrypted, provider: "anthropic" };
   }
   warn(options, claudeCodeLoss.thinkingDropped, "dropped thinking without a signature");
-  return [];
+  return undefined;
 }
 
 function isUserCommand(block: Block): boolean {
@@ -98,195 +101,264 @@ function userMessage(content: Block[], timestamp: string): Message {
   return { role: "user", content, timestamp };
 }
 
-/**
- * Step 1: one message per Claude Code line. Thinking follows Anthropic's
- * rules, results leave assistant messages, user messages lose model fields,
- * and a user slash Command (with its result right after it) gets a line of
- * its own.
- */
-function splitMessages(messages: Message[], options?: ConversionOptions): Message[] {
+/** What the steps need to know about the whole transcript before handling any one message. */
+interface Plan {
+  /** Ids of the user slash Command calls, as given. */
+  readonly commandIds: ReadonlySet<string>;
+  /** The first result of each of those, wherever it is. */
+  readonly commandResults: ReadonlyMap<string, ToolResultBlock>;
+  /** Each user Command's new id (`command-<n>`, n its ordinal; a repeated id keeps the last). */
+  readonly renamed: ReadonlyMap<string, string>;
+  /** The ids lone command lines carry once renamed (`userCommandIds` of the projection). */
+  readonly lineCommandIds: ReadonlySet<string>;
+}
+
+function planOf(messages: readonly Message[]): Plan {
   const commandIds = new Set<string>();
+  const renamed = new Map<string, string>();
+  // Every user Command becomes a lone message of its own, in input order, so
+  // its ordinal among those messages is its ordinal here.
+  let ordinal = 0;
   for (const message of messages)
     if (message.role === "user")
       for (const block of message.content)
-        if (isUserCommand(block)) commandIds.add((block as { id: string }).id);
+        if (block.type === "tool_use" && isUserCommand(block)) {
+          ordinal += 1;
+          commandIds.add(block.id);
+          renamed.set(block.id, commandId(ordinal));
+        }
   const commandResults = new Map<string, ToolResultBlock>();
-  for (const message of messages)
-    for (const block of message.content)
-      if (
-        block.type === "tool_result" &&
-        commandIds.has(block.toolUseId) &&
-        !commandResults.has(block.toolUseId)
-      )
-        commandResults.set(block.toolUseId, block);
-  const placed = new Set<ToolResultBlock>();
-  const out: Message[] = [];
-  for (const message of messages) {
-    const blocks: Block[] = [];
-    for (const block of message.content) {
-      if (block.type === "thinking") blocks.push(...normalizeThinking(block, options));
-      else blocks.push(block);
-    }
-    if (message.role === "assistant") {
-      const kept = blocks.filter((block) => block.type !== "tool_result");
-      const moved = blocks.filter((block) => block.type === "tool_result");
-      const { content: _, ...fields } = message;
-      out.push({ ...fields, content: kept });
-      if (moved.length > 0) {
-        warn(
-          options,
-          claudeCodeLoss.resultOnAssistant,
-          "moved tool results to a user message",
-          undefined,
-          moved.length,
-        );
-        out.push(userMessage(moved, message.timestamp));
-      }
-      continue;
-    }
-    if (
+  if (commandIds.size > 0)
+    for (const message of messages)
+      for (const block of message.content)
+        if (
+          block.type === "tool_result" &&
+          commandIds.has(block.toolUseId) &&
+          !commandResults.has(block.toolUseId)
+        )
+          commandResults.set(block.toolUseId, block);
+  return { commandIds, commandResults, renamed, lineCommandIds: new Set(renamed.values()) };
+}
+
+/**
+ * True when step 1 leaves the message as it is (by far the usual case): no
+ * thinking, no result on an assistant message, and on a user message no
+ * model fields, tool call or command result to move.
+ */
+function isPlain(message: Message, plan: Plan): boolean {
+  const user = message.role === "user";
+  if (
+    user &&
+    (message.content.length === 0 ||
       message.model !== undefined ||
       message.stopReason !== undefined ||
-      message.usage !== undefined
-    )
-      warn(options, claudeCodeLoss.userMessageFields, "dropped model fields of a user message");
-    let group: Block[] = [];
-    let grouped = false;
-    const flush = () => {
-      if (grouped) out.push(userMessage(group, message.timestamp));
-      group = [];
-      grouped = false;
-    };
-    // A message with no blocks stays one (empty) message.
-    if (blocks.length === 0) out.push(userMessage([], message.timestamp));
-    for (const block of blocks) {
-      if (isUserCommand(block)) {
-        flush();
-        out.push(userMessage([block], message.timestamp));
-        const result = commandResults.get((block as { id: string }).id);
-        if (result !== undefined && !placed.has(result)) {
-          placed.add(result);
-          out.push(userMessage([result], message.timestamp));
-        }
-      } else if (block.type === "tool_result" && commandResults.get(block.toolUseId) === block) {
-        // Placed right after its command (or dropped with the duplicate).
-      } else if (block.type === "tool_use") {
-        warn(options, claudeCodeLoss.userToolUse, "a tool call on a user message became text");
-        const { name, input } = toCanonical(block.tool);
-        group.push({ type: "text", text: `[tool call ${name} ${stringifyJson(input)}]` });
-        grouped = true;
-      } else {
-        group.push(block);
-        grouped = true;
-      }
-    }
-    // A message left with nothing of its own (its command output moved) adds no line.
-    flush();
+      message.usage !== undefined)
+  )
+    return false;
+  for (const block of message.content) {
+    if (block.type === "thinking") return false;
+    if (block.type === "tool_result" && (!user || plan.commandResults.has(block.toolUseId)))
+      return false;
+    if (block.type === "tool_use" && user) return false;
   }
+  return true;
+}
+
+/**
+ * Step 1, for one message: the messages it becomes, one per Claude Code
+ * line. Thinking follows Anthropic's rules, results leave assistant
+ * messages, user messages lose model fields, and a user slash Command (with
+ * its result right after it) gets a line of its own.
+ */
+function splitMessage(
+  message: Message,
+  plan: Plan,
+  placed: Set<ToolResultBlock>,
+  options: ConversionOptions | undefined,
+): Message[] {
+  if (isPlain(message, plan)) return [message];
+  const blocks: Block[] = [];
+  for (const block of message.content) {
+    if (block.type !== "thinking") blocks.push(block);
+    else {
+      const kept = normalizeThinking(block, options);
+      if (kept !== undefined) blocks.push(kept);
+    }
+  }
+  if (message.role === "assistant") {
+    const kept: Block[] = [];
+    const moved: Block[] = [];
+    for (const block of blocks) (block.type === "tool_result" ? moved : kept).push(block);
+    const { content: _, ...fields } = message;
+    const out: Message[] = [{ ...fields, content: kept }];
+    if (moved.length > 0) {
+      warn(
+        options,
+        claudeCodeLoss.resultOnAssistant,
+        "moved tool results to a user message",
+        undefined,
+        moved.length,
+      );
+      out.push(userMessage(moved, message.timestamp));
+    }
+    return out;
+  }
+  if (
+    message.model !== undefined ||
+    message.stopReason !== undefined ||
+    message.usage !== undefined
+  )
+    warn(options, claudeCodeLoss.userMessageFields, "dropped model fields of a user message");
+  // A message with no blocks stays one (empty) message.
+  if (blocks.length === 0) return [userMessage([], message.timestamp)];
+  const out: Message[] = [];
+  let group: Block[] = [];
+  const flush = () => {
+    if (group.length > 0) out.push(userMessage(group, message.timestamp));
+    group = [];
+  };
+  for (const block of blocks) {
+    if (block.type === "tool_use" && isUserCommand(block)) {
+      flush();
+      out.push(userMessage([block], message.timestamp));
+      const result = plan.commandResults.get(block.id);
+      if (result !== undefined && !placed.has(result)) {
+        placed.add(result);
+        out.push(userMessage([result], message.timestamp));
+      }
+    } else if (block.type === "tool_result" && plan.commandResults.get(block.toolUseId) === block) {
+      // Placed right after its command (or dropped with the duplicate).
+    } else if (block.type === "tool_use") {
+      warn(options, claudeCodeLoss.userToolUse, "a tool call on a user message became text");
+      const { name, input } = toCanonical(block.tool);
+      group.push({ type: "text", text: `[tool call ${name} ${stringifyJson(input)}]` });
+    } else {
+      group.push(block);
+    }
+  }
+  // A message left with nothing of its own (its command output moved) adds no line.
+  flush();
   return out;
 }
 
-/** Step 2: tool results hold text or content blocks; commands get ordinal ids. */
-function rewriteContent(messages: Message[], options?: ConversionOptions): Message[] {
-  const renamed = new Map<string, string>();
-  let ordinal = 0;
-  for (const message of messages)
-    if (
-      message.role === "user" &&
-      message.content.length === 1 &&
-      isUserCommand(message.content[0] as Block)
-    ) {
-      ordinal += 1;
-      const block = message.content[0] as Block & { type: "tool_use" };
-      renamed.set(block.id, commandId(ordinal));
-    }
-  return messages.map((message) => {
-    const content = message.content.map((block): Block => {
-      if (block.type === "tool_result") {
-        const toolUseId =
-          message.role === "user" && message.content.length === 1
-            ? renamed.get(block.toolUseId)
-            : undefined;
-        return {
-          type: "tool_result",
-          toolUseId: toolUseId ?? block.toolUseId,
-          content:
-            toolUseId !== undefined
-              ? commandOutput(block.content)
-              : flattenContent(block.content, options),
-          isError: block.isError,
-        };
-      }
-      if (block.type === "tool_use" && message.role === "user") {
-        warn(options, claudeCodeLoss.userToolUse, "a slash command got a new id");
-        const input = block.tool.input as { command: string; args?: string };
-        const tool = {
-          name: "Command" as const,
-          input: { command: input.command, ...(input.args ? { args: input.args } : {}) },
-        };
-        return { type: "tool_use", id: renamed.get(block.id) ?? block.id, tool };
-      }
-      return block;
-    });
-    return { ...message, content };
-  });
+/** The new id of a lone result of a slash command (it follows its command's rename). */
+function renamedResult(block: ToolResultBlock, message: Message, plan: Plan): string | undefined {
+  return message.role === "user" && message.content.length === 1
+    ? plan.renamed.get(block.toolUseId)
+    : undefined;
 }
 
 function commandOutput(content: Json): string {
   return typeof content === "string" ? content : stringifyJson(content, undefined, "claude_code");
 }
 
-/** Step 3: every tool call is answered in the user message right after it. */
-function answerOrphans(messages: Message[], options?: ConversionOptions): Message[] {
-  const answered = new Set<string>();
-  for (const message of messages)
-    if (message.role === "user")
-      for (const block of message.content)
-        if (block.type === "tool_result") answered.add(block.toolUseId);
-  const commandIds = userCommandIds(messages);
-  const out: Message[] = [];
-  for (let index = 0; index < messages.length; index += 1) {
-    const message = messages[index] as Message;
-    out.push(message);
-    if (message.role !== "assistant") continue;
-    const synthesized: Block[] = [];
-    for (const block of message.content) {
-      if (block.type !== "tool_use" || answered.has(block.id)) continue;
-      answered.add(block.id);
-      synthesized.push({
-        type: "tool_result",
-        toolUseId: block.id,
-        content: missingResultText,
-        isError: true,
-      });
+/** Step 2, for one message: tool results hold text or content blocks; commands get ordinal ids. */
+function rewriteMessage(
+  message: Message,
+  plan: Plan,
+  options: ConversionOptions | undefined,
+): Message {
+  let changed = false;
+  const content = message.content.map((block): Block => {
+    if (block.type === "tool_result") {
+      const renamed = renamedResult(block, message, plan);
+      const output =
+        renamed !== undefined
+          ? commandOutput(block.content)
+          : flattenContent(block.content, options);
+      if (renamed === undefined && output === block.content) return block;
+      changed = true;
+      const toolUseId = renamed ?? block.toolUseId;
+      return { type: "tool_result", toolUseId, content: output, isError: block.isError };
     }
-    if (synthesized.length === 0) continue;
-    warn(
-      options,
-      claudeCodeLoss.orphanToolUse,
-      "synthesized an error result for an unanswered tool call",
-      undefined,
-      synthesized.length,
-    );
-    const next = messages[index + 1];
-    if (next !== undefined && next.role === "user" && !isCommandLine(next, commandIds)) {
-      messages[index + 1] = { ...next, content: [...synthesized, ...next.content] };
-    } else {
-      out.push(userMessage(synthesized, message.timestamp));
+    if (block.type === "tool_use" && message.role === "user") {
+      warn(options, claudeCodeLoss.userToolUse, "a slash command got a new id");
+      const input = block.tool.input as { command: string; args?: string };
+      const tool = {
+        name: "Command" as const,
+        input: { command: input.command, ...(input.args ? { args: input.args } : {}) },
+      };
+      changed = true;
+      return { type: "tool_use", id: plan.renamed.get(block.id) ?? block.id, tool };
     }
-  }
-  return out;
+    return block;
+  });
+  return changed ? { ...message, content } : message;
 }
 
-/** Ids of the user slash commands: a Command call alone on a user message. */
-export function userCommandIds(messages: readonly Message[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    const block = message.content[0];
-    if (message.role === "user" && message.content.length === 1 && block && isUserCommand(block))
-      ids.add((block as { id: string }).id);
+/**
+ * Every result id the written session holds. Without slash commands that is
+ * every result as given; with them, step 1 is run once more, silently, to
+ * see which results are dropped and which are renamed.
+ */
+function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
+  const answered = new Set<string>();
+  if (plan.renamed.size === 0) {
+    for (const message of messages)
+      for (const block of message.content)
+        if (block.type === "tool_result") answered.add(block.toolUseId);
+    return answered;
   }
-  return ids;
+  const placed = new Set<ToolResultBlock>();
+  for (const message of messages)
+    for (const split of splitMessage(message, plan, placed, undefined))
+      for (const block of split.content)
+        if (block.type === "tool_result")
+          answered.add(renamedResult(block, split, plan) ?? block.toolUseId);
+  return answered;
+}
+
+/** Step 3, for one assistant message: an error result for each call nothing answers. */
+function answerCalls(
+  message: Message,
+  answered: Set<string>,
+  options: ConversionOptions | undefined,
+): Message | undefined {
+  const synthesized: Block[] = [];
+  for (const block of message.content) {
+    if (block.type !== "tool_use" || answered.has(block.id)) continue;
+    answered.add(block.id);
+    synthesized.push({
+      type: "tool_result",
+      toolUseId: block.id,
+      content: missingResultText,
+      isError: true,
+    });
+  }
+  if (synthesized.length === 0) return undefined;
+  warn(
+    options,
+    claudeCodeLoss.orphanToolUse,
+    "synthesized an error result for an unanswered tool call",
+    undefined,
+    synthesized.length,
+  );
+  return userMessage(synthesized, message.timestamp);
+}
+
+function* projectMessages(
+  messages: readonly Message[],
+  plan: Plan,
+  options: ConversionOptions | undefined,
+): Generator<Message> {
+  const answered = answeredIds(messages, plan);
+  const placed = new Set<ToolResultBlock>();
+  // Results synthesized for the last assistant message: they go at the front
+  // of the next user message, or in a new one right after when there is none.
+  let orphans: Message | undefined;
+  for (const source of messages)
+    for (const split of splitMessage(source, plan, placed, options)) {
+      let message = rewriteMessage(split, plan, options);
+      if (orphans !== undefined) {
+        if (message.role === "user" && !isCommandLine(message, plan.lineCommandIds))
+          message = { ...message, content: [...orphans.content, ...message.content] };
+        else yield orphans;
+        orphans = undefined;
+      }
+      yield message;
+      if (message.role === "assistant") orphans = answerCalls(message, answered, options);
+    }
+  if (orphans !== undefined) yield orphans;
 }
 
 /** A user message written as command markup: a lone slash Command, or its output. */
@@ -298,24 +370,47 @@ export function isCommandLine(message: Message, commandIds: ReadonlySet<string>)
 }
 
 /**
+ * The projection as the writer walks it: the messages one at a time (each
+ * loss reported as it is applied), the ids of the lines that are command
+ * markup, and `meta` once the messages are done (it needs the first model).
+ */
+export interface ClaudeCodeProjection {
+  readonly messages: Iterable<Message>;
+  readonly commandIds: ReadonlySet<string>;
+  meta(firstModel: string | undefined): Meta;
+}
+
+export function claudeCodeProjection(
+  transcript: Transcript,
+  options?: ConversionOptions,
+): ClaudeCodeProjection {
+  const plan = planOf(transcript.messages);
+  return {
+    messages: projectMessages(transcript.messages, plan, options),
+    commandIds: plan.lineCommandIds,
+    meta(firstModel) {
+      const meta = normalizeMeta(transcript.meta, options);
+      if (transcript.meta.model !== undefined && transcript.meta.model !== firstModel)
+        warn(
+          options,
+          claudeCodeLoss.metaModel,
+          "the session model reads back as the first assistant model",
+        );
+      if (firstModel !== undefined) meta.model = firstModel;
+      return meta;
+    },
+  };
+}
+
+/**
  * The transcript a Claude Code session written by fromCommon reads back as.
  * Pass `options` to hear each loss as it is applied (fromCommon does).
  */
 export function claudeCodeProject(transcript: Transcript, options?: ConversionOptions): Transcript {
-  const messages = answerOrphans(
-    rewriteContent(splitMessages(transcript.messages, options), options),
-    options,
-  );
-  const meta = normalizeMeta(transcript.meta, options);
+  const projection = claudeCodeProjection(transcript, options);
+  const messages = [...projection.messages];
   const firstModel = messages.find(
     (message) => message.role === "assistant" && message.model !== undefined,
   )?.model;
-  if (transcript.meta.model !== undefined && transcript.meta.model !== firstModel)
-    warn(
-      options,
-      claudeCodeLoss.metaModel,
-      "the session model reads back as the first assistant model",
-    );
-  if (firstModel !== undefined) meta.model = firstModel;
-  return { meta, messages };
+  return { meta: projection.meta(firstModel), messages };
 }

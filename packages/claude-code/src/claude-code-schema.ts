@@ -10,7 +10,6 @@ import {
   ownValue,
   parseJson,
   quote,
-  stringifyJson,
   TxcriptError,
 } from "@txcript/core";
 
@@ -28,9 +27,20 @@ export interface ClaudeCodeSession {
   readonly trailingNewline: boolean;
 }
 
-/** A line built from a value, printed the way Claude Code prints it (compact JSON). */
-export function lineOf(value: JsonObject): ClaudeCodeLine {
-  return { text: stringifyJson(value, undefined, harness), value };
+/**
+ * A line fromCommon wrote: its text, the value parsed from that text only
+ * when asked (and then kept). The writer prints each line as it builds it and
+ * holds on to the text alone, so a long session is not kept twice.
+ */
+export function writtenLine(text: string): ClaudeCodeLine {
+  let parsed: JsonObject | undefined;
+  return {
+    text,
+    get value(): JsonObject {
+      parsed ??= parseJson(text, { harness }) as JsonObject;
+      return parsed;
+    },
+  };
 }
 
 export function parseSession(text: string, options: { file?: string } = {}): ClaudeCodeSession {
@@ -83,19 +93,4 @@ export function objectAt(object: JsonObject, key: string): JsonObject | undefine
 export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
   const value = ownValue(object, key);
   return Array.isArray(value) ? value : undefined;
-}
-
-/** Build a JSON object from entries without ever touching the prototype (`__proto__` stays data). */
-export function jsonObject(entries: readonly (readonly [string, Json | undefined])[]): JsonObject {
-  const object = JSON.parse("{}") as JsonObject;
-  for (const [key, value] of entries) {
-    if (value === undefined) continue;
-    Object.defineProperty(object, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return object;
 }

@@ -193,6 +193,8 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
         sessionId = value.sessionId;
       if (cwd === undefined && typeof value.cwd === "string" && Object.hasOwn(value, "cwd"))
         cwd = value.cwd;
+      // Lines fromCommon wrote parse their value on demand: stop once both are known.
+      if (sessionId !== undefined && cwd !== undefined) break;
     }
     if (sessionId === undefined || !isUuid(sessionId)) {
       throw new TxcriptError("USAGE", "the session has no UUID session id to name its file by", {

@@ -243,4 +243,37 @@ describe("fromCommon normalization", () => {
       },
     });
   });
+
+  it("keeps __proto__ keys of tool input and output as data, and leaves out absent fields", () => {
+    const input = JSON.parse('{"__proto__":{"polluted":1},"path":"/"}') as Json;
+    const output = JSON.parse('{"__proto__":{"polluted":1},"ok":true}') as Json;
+    const transcript = base([
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "t1", tool: { name: "Raw", toolName: "probe", input } }],
+        timestamp: at,
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", toolUseId: "t1", content: output, isError: false }],
+        timestamp: at,
+      },
+    ]);
+    const native = claudeCodeCodec.fromCommon(transcript);
+    const { lines } = write(transcript);
+    const call = blocksOf(lines[1] as Line)[0] as Record<string, Json>;
+    expect(Object.hasOwn(call.input as object, "__proto__")).toBe(true);
+    expect(blocksOf(lines[2] as Line)[0]?.content).toBe('{"__proto__":{"polluted":1},"ok":true}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A written line's value is its text parsed: the same object, __proto__ an own key.
+    const value = native.lines[1]?.value as Record<string, Json>;
+    expect(value).toEqual(JSON.parse(native.lines[1]?.text as string));
+    expect(native.lines[1]?.value).toBe(value);
+    const written = (value.message as { content: { input: object }[] }).content[0];
+    expect(Object.hasOwn(written?.input ?? {}, "__proto__")).toBe(true);
+    // A version or model Common lacks is left out, not written as null.
+    expect(Object.keys(lines[1] as Line)).not.toContain("version");
+    expect(Object.keys((lines[1] as Line).message as object)).not.toContain("model");
+    expect(Object.keys((lines[1] as Line).message as object)).not.toContain("usage");
+  });
 });

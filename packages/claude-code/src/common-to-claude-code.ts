@@ -1,84 +1,72 @@
-// Common → Claude Code session lines. The transcript is first normalized by
-// claudeCodeProject (every loss happens there, reported once); this module
-// only prints the normalized transcript as lines Claude Code resumes: a
-// leading system line carrying the session's start, one line per message
-// with full envelopes on one parentUuid chain, and the title last.
+// Common → Claude Code session lines, in one pass: the messages of the
+// projection (claudeCodeProjection, where every loss happens and is reported
+// once) are printed as they come, so no normalized copy of the transcript
+// and no tree of line objects outlives its own line. A leading system line
+// carries the session's start, one line per message follows with a full
+// envelope on one parentUuid chain, and the title comes last.
 import {
   type Block,
   type ConversionOptions,
   type Json,
-  type JsonObject,
   type Message,
+  stringifyJson,
   type Transcript,
   toCanonical,
-  uuidV5,
 } from "@txcript/core";
 import { commandMarkup, commandOutputMarkup } from "./claude-code-commands.js";
-import { claudeCodeNamespace } from "./claude-code-paths.js";
-import { claudeCodeProject, isCommandLine, userCommandIds } from "./claude-code-project.js";
+import { claudeSessionId } from "./claude-code-paths.js";
+import { claudeCodeProjection, isCommandLine } from "./claude-code-project.js";
 import {
   type ClaudeCodeLine,
   type ClaudeCodeSession,
-  jsonObject,
-  lineOf,
+  harness,
+  writtenLine,
 } from "./claude-code-schema.js";
+import { claudeUuid, claudeUuidHex } from "./claude-code-uuid.js";
 
 /** Text of the system line that opens every session txcript writes. */
 export const importNotice = "Session converted by txcript.";
 
 export interface ClaudeCodeWriteOptions extends ConversionOptions {}
 
-function hex(name: string): string {
-  return uuidV5(name, claudeCodeNamespace).replaceAll("-", "");
-}
+// The objects below are literals with the writer's own keys only (values
+// from the transcript are placed, never used as keys), and they exist just
+// long enough to be printed. A key whose value is undefined is left out by
+// JSON.stringify, which is how an optional key (cwd, version, model, usage)
+// is omitted; nothing else ever sees these objects.
 
 function blockToClaude(block: Block): Json {
   switch (block.type) {
     case "text":
-      return jsonObject([
-        ["type", "text"],
-        ["text", block.text],
-      ]);
+      return { type: "text", text: block.text };
     case "thinking":
-      if (block.signature !== undefined)
-        return jsonObject([
-          ["type", "thinking"],
-          ["thinking", block.text],
-          ["signature", block.signature],
-        ]);
-      return jsonObject([
-        ["type", "redacted_thinking"],
-        ["data", block.encrypted ?? ""],
-      ]);
+      return block.signature !== undefined
+        ? { type: "thinking", thinking: block.text, signature: block.signature }
+        : { type: "redacted_thinking", data: block.encrypted ?? "" };
     case "tool_use": {
       const { name, input } = toCanonical(block.tool);
-      return jsonObject([
-        ["type", "tool_use"],
-        ["id", block.id],
-        ["name", name],
-        ["input", input],
-      ]);
+      return { type: "tool_use", id: block.id, name, input };
     }
     case "tool_result":
-      return jsonObject([
-        ["type", "tool_result"],
-        ["tool_use_id", block.toolUseId],
-        ["content", block.content],
-        ["is_error", block.isError],
-      ]);
+      return {
+        type: "tool_result",
+        tool_use_id: block.toolUseId,
+        content: block.content,
+        is_error: block.isError,
+      };
     case "image":
-      return jsonObject([
-        ["type", "image"],
-        [
-          "source",
-          jsonObject([
-            ["type", "base64"],
-            ["media_type", block.source.mediaType],
-            ["data", block.source.data],
-          ]),
-        ],
-      ]);
+      return {
+        type: "image",
+        source: { type: "base64", media_type: block.source.mediaType, data: block.source.data },
+      };
   }
+}
+
+function contentToClaude(content: readonly Block[]): Json[] {
+  const blocks: Json[] = new Array(content.length);
+  for (let index = 0; index < content.length; index += 1)
+    blocks[index] = blockToClaude(content[index] as Block);
+  return blocks;
 }
 
 function userContent(message: Message, commandIds: ReadonlySet<string>): Json {
@@ -93,113 +81,113 @@ function userContent(message: Message, commandIds: ReadonlySet<string>): Json {
   }
   // Always a block array: Claude Code reads markup only from string content,
   // so a user's text can never be mistaken for a slash command.
-  return message.content.map(blockToClaude);
+  return contentToClaude(message.content);
 }
 
-function usageToClaude(usage: NonNullable<Message["usage"]>): JsonObject {
-  return jsonObject([
-    ["input_tokens", usage.inputTokens],
-    ["cache_creation_input_tokens", usage.cacheCreationInputTokens],
-    ["cache_read_input_tokens", usage.cacheReadInputTokens],
-    ["output_tokens", usage.outputTokens],
-  ]);
+function usageToClaude(usage: Message["usage"]): Json | undefined {
+  if (usage === undefined) return undefined;
+  return {
+    input_tokens: usage.inputTokens,
+    cache_creation_input_tokens: usage.cacheCreationInputTokens,
+    cache_read_input_tokens: usage.cacheReadInputTokens,
+    output_tokens: usage.outputTokens,
+  };
+}
+
+function print(value: object): ClaudeCodeLine {
+  return writtenLine(stringifyJson(value, undefined, harness));
 }
 
 export function commonToClaudeCode(
   transcript: Transcript,
   options?: ClaudeCodeWriteOptions,
 ): ClaudeCodeSession {
-  const { meta, messages } = claudeCodeProject(transcript, options);
-  const sessionId = meta.id;
-  const commandIds = userCommandIds(messages);
-  const envelope = (parentUuid: string | null): [string, Json | undefined][] => [
-    ["parentUuid", parentUuid],
-    ["isSidechain", false],
-    ["userType", "external"],
-    ["cwd", meta.cwd],
-    ["sessionId", sessionId],
-    ["version", meta.cliVersion],
-    ["gitBranch", meta.gitBranch ?? ""],
-  ];
+  const projection = claudeCodeProjection(transcript, options);
+  const { meta } = transcript;
+  const sessionId = claudeSessionId(meta.id);
+  // The envelope every conversation line opens with, in Claude Code's key order.
+  const cwd = meta.cwd;
+  const version = meta.cliVersion;
+  const gitBranch = meta.gitBranch ?? "";
   const lines: ClaudeCodeLine[] = [];
-  let parent: string | null = null;
   let ordinal = 0;
-  const nextUuid = () => uuidV5(`${sessionId}:line:${ordinal++}`, claudeCodeNamespace);
+  const nextUuid = () => claudeUuid(`${sessionId}:line:${ordinal++}`);
 
-  const openingUuid = nextUuid();
+  let parent = nextUuid();
   lines.push(
-    lineOf(
-      jsonObject([
-        ...envelope(null),
-        ["type", "system"],
-        ["subtype", "informational"],
-        ["content", importNotice],
-        ["isMeta", false],
-        ["timestamp", meta.timestamp],
-        ["uuid", openingUuid],
-        ["level", "info"],
-      ]),
-    ),
+    print({
+      parentUuid: null,
+      isSidechain: false,
+      userType: "external",
+      cwd,
+      sessionId,
+      version,
+      gitBranch,
+      type: "system",
+      subtype: "informational",
+      content: importNotice,
+      isMeta: false,
+      timestamp: meta.timestamp,
+      uuid: parent,
+      level: "info",
+    }),
   );
-  parent = openingUuid;
 
-  messages.forEach((message, index) => {
+  let index = 0;
+  let firstModel: string | undefined;
+  for (const message of projection.messages) {
     const uuid = nextUuid();
     if (message.role === "user") {
       lines.push(
-        lineOf(
-          jsonObject([
-            ...envelope(parent),
-            ["type", "user"],
-            [
-              "message",
-              jsonObject([
-                ["role", "user"],
-                ["content", userContent(message, commandIds)],
-              ]),
-            ],
-            ["uuid", uuid],
-            ["timestamp", message.timestamp],
-          ]),
-        ),
+        print({
+          parentUuid: parent,
+          isSidechain: false,
+          userType: "external",
+          cwd,
+          sessionId,
+          version,
+          gitBranch,
+          type: "user",
+          message: { role: "user", content: userContent(message, projection.commandIds) },
+          uuid,
+          timestamp: message.timestamp,
+        }),
       );
     } else {
-      const apiMessage = jsonObject([
-        ["model", message.model],
-        ["id", `msg_txcript${hex(`${sessionId}:message:${index}`)}`],
-        ["type", "message"],
-        ["role", "assistant"],
-        ["content", message.content.map(blockToClaude)],
-        ["stop_reason", message.stopReason ?? null],
-        ["stop_sequence", null],
-        ["usage", message.usage === undefined ? undefined : usageToClaude(message.usage)],
-      ]);
+      firstModel ??= message.model;
       lines.push(
-        lineOf(
-          jsonObject([
-            ...envelope(parent),
-            ["message", apiMessage],
-            ["requestId", `req_txcript${hex(`${sessionId}:request:${index}`)}`],
-            ["type", "assistant"],
-            ["uuid", uuid],
-            ["timestamp", message.timestamp],
-          ]),
-        ),
+        print({
+          parentUuid: parent,
+          isSidechain: false,
+          userType: "external",
+          cwd,
+          sessionId,
+          version,
+          gitBranch,
+          message: {
+            model: message.model,
+            id: `msg_txcript${claudeUuidHex(`${sessionId}:message:${index}`)}`,
+            type: "message",
+            role: "assistant",
+            content: contentToClaude(message.content),
+            stop_reason: message.stopReason ?? null,
+            stop_sequence: null,
+            usage: usageToClaude(message.usage),
+          },
+          requestId: `req_txcript${claudeUuidHex(`${sessionId}:request:${index}`)}`,
+          type: "assistant",
+          uuid,
+          timestamp: message.timestamp,
+        }),
       );
     }
     parent = uuid;
-  });
-
-  if (meta.title !== undefined) {
-    lines.push(
-      lineOf(
-        jsonObject([
-          ["type", "custom-title"],
-          ["customTitle", meta.title],
-          ["sessionId", sessionId],
-        ]),
-      ),
-    );
+    index += 1;
   }
+  // Reports the meta losses, after the messages' (the model needs them all).
+  projection.meta(firstModel);
+
+  if (meta.title !== undefined)
+    lines.push(print({ type: "custom-title", customTitle: meta.title, sessionId }));
   return { lines, trailingNewline: true };
 }
