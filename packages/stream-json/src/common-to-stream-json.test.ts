@@ -211,6 +211,29 @@ describe("fromCommon keeps input keys as data", () => {
   }
 });
 
+describe("fromCommon on long transcripts", () => {
+  it("writes 200,000 messages (the closing result's duration takes no argument spread)", () => {
+    const start = Date.parse("2026-05-01T09:00:00.000Z");
+    const messages: Transcript["messages"] = Array.from({ length: 200_000 }, (_, index) => ({
+      role: index % 2 === 0 ? "user" : "assistant",
+      content: [{ type: "text", text: `m${index}` }],
+      timestamp: new Date(start + 1000 + index).toISOString(),
+    }));
+    const long: Transcript = {
+      meta: { id: "T-long", timestamp: new Date(start).toISOString() },
+      messages,
+    };
+    const { lines } = streamJsonCodec.fromCommon(long, { dialect: "amp" });
+    expect(lines).toHaveLength(200_002);
+    expect(lines.at(-1)?.value).toMatchObject({
+      type: "result",
+      duration_ms: 1000 + 199_999,
+      num_turns: 100_000,
+      result: "m199999",
+    });
+  });
+});
+
 describe("toStreamJsonInput", () => {
   it("writes one --stream-json-input line per prompt, text and images only", () => {
     const lines = toStreamJsonInput(transcript)
