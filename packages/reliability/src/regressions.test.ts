@@ -15,6 +15,7 @@ import {
 } from "@txcript/core";
 import { describe, expect, it } from "vitest";
 import { measure, streamJsonSource } from "./big.js";
+import { writeBigClaudeSession } from "./big-claude.js";
 import { makeHome, removeHome, txcript } from "./cli.js";
 import { checkText } from "./oracle.js";
 import { fixturesRoot, parserById } from "./parsers.js";
@@ -183,6 +184,32 @@ describe("cli big inputs", () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/too large|past the limit/);
       expect(run.stderr).toContain("<stdin>");
+    } finally {
+      await removeHome(home);
+    }
+  });
+});
+
+describe("cli size limit", () => {
+  // Bug: no command passes `maxBytes` to readTextFile, so a session file past
+  // V8's largest string (~512 MiB) fails inside fs.readFile and prints
+  // "<file>: cannot read: Invalid string length" — named, but not a size
+  // error; below that, a 300 MiB thread converts at 3.4 GiB resident, close
+  // to the default heap limit. Suggested fix: a documented input limit
+  // (readTextFile's maxBytes) giving TOO_LARGE "file is N bytes, past the limit".
+  it.fails("cli: a 600 MiB session file is refused with a size error naming the file", async () => {
+    const home = await makeHome();
+    try {
+      await writeBigClaudeSession(path.join(home.work, "huge.jsonl"), 600 * 2 ** 20);
+      const run = await measure(
+        home,
+        ["convert", "huge.jsonl", "--from", "claude_code", "--to", "amp", "-o", "out.json"],
+        { timeoutMs: 300_000 },
+      );
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("huge.jsonl");
+      expect(run.stderr).toMatch(/too large|past the limit/);
     } finally {
       await removeHome(home);
     }
