@@ -19,46 +19,81 @@ export interface ThreadHead {
 
 class Cut extends Error {}
 
-/** Index just past the JSON string starting at `start` (a quote). */
+const quoteCode = 0x22;
+const backslashCode = 0x5c;
+
+/**
+ * Whether `code` is whitespace to `/\s/`, which this scan has always
+ * skipped (a superset of JSON's four): the common cases by comparison, the
+ * rare non-ASCII ones through the regex itself so the two cannot disagree.
+ */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return code >= 0xa0 && /\s/.test(String.fromCharCode(code));
+}
+
+/**
+ * Index just past the JSON string starting at `start` (a quote): the next
+ * quote not escaped by an odd run of backslashes. Found with indexOf, so the
+ * cost is one native search per string, not a JavaScript step per character.
+ */
 function stringEnd(text: string, start: number): number {
-  for (let index = start + 1; index < text.length; index += 1) {
-    const character = text[index];
-    if (character === "\\") index += 1;
-    else if (character === '"') return index + 1;
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) throw new Cut();
+    let before = quote - 1;
+    while (before > start && text.charCodeAt(before) === backslashCode) before -= 1;
+    if ((quote - 1 - before) % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
-  throw new Cut();
 }
 
 /** Index just past the value starting at `start`; `elements` counts a top-level array's items. */
 function valueEnd(text: string, start: number, elements?: { count: number }): number {
-  const first = text[start];
-  if (first === '"') return stringEnd(text, start);
-  if (first !== "{" && first !== "[") {
+  const first = text.charCodeAt(start);
+  if (first === quoteCode) return stringEnd(text, start);
+  if (first !== 0x7b && first !== 0x5b) {
     const match = /^(?:-?[\d.eE+-]+|true|false|null)/.exec(text.slice(start, start + 400));
     if (!match || start + match[0].length >= text.length) throw new Cut();
     return start + match[0].length;
   }
+  // Empty when the first character after the bracket that is not space is
+  // `]`; otherwise one more element than depth-1 commas.
+  let empty = true;
+  let next = start + 1;
+  while (next < text.length && isSpace(text.charCodeAt(next))) next += 1;
+  if (next < text.length && text.charCodeAt(next) !== 0x5d) empty = false;
   let depth = 0;
   let commas = 0;
-  let empty = true;
-  for (let index = start; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (depth === 1 && index > start && !/\s/.test(character) && character !== "]") empty = false;
-    if (character === '"') index = stringEnd(text, index) - 1;
-    else if (character === "{" || character === "[") depth += 1;
-    else if (character === "}" || character === "]") {
-      depth -= 1;
-      if (depth === 0) {
-        if (elements) elements.count = empty ? 0 : commas + 1;
-        return index + 1;
-      }
-    } else if (character === "," && depth === 1) commas += 1;
+  const length = text.length;
+  for (let index = start; index < length; index += 1) {
+    switch (text.charCodeAt(index)) {
+      case quoteCode:
+        index = stringEnd(text, index) - 1;
+        break;
+      case 0x7b: // {
+      case 0x5b: // [
+        depth += 1;
+        break;
+      case 0x7d: // }
+      case 0x5d: // ]
+        depth -= 1;
+        if (depth === 0) {
+          if (elements) elements.count = empty ? 0 : commas + 1;
+          return index + 1;
+        }
+        break;
+      case 0x2c: // ,
+        if (depth === 1) commas += 1;
+        break;
+    }
   }
   throw new Cut();
 }
 
 function skipSpace(text: string, index: number): number {
-  while (index < text.length && /\s/.test(text[index] ?? "")) index += 1;
+  while (index < text.length && isSpace(text.charCodeAt(index))) index += 1;
   if (index >= text.length) throw new Cut();
   return index;
 }
@@ -73,21 +108,42 @@ function decode(slice: string): Json | undefined {
 
 /** Facts from the start of a thread file; undefined when it is not a JSON object at all. */
 export function scanThreadHead(text: string): ThreadHead | undefined {
+  return scanThreadStart(text).head;
+}
+
+/**
+ * scanThreadHead, and whether a longer head could tell more about the keys
+ * before `messages`: `settled` is false only when the text ran out before
+ * the scan reached `messages` (or the end of the object). Discovery reads
+ * more of a file only then, never to count messages. `countMessages: false`
+ * stops at `messages`, for a caller that knows the text is not the whole file.
+ */
+export function scanThreadStart(
+  text: string,
+  options: { countMessages?: boolean } = {},
+): { head: ThreadHead | undefined; settled: boolean } {
+  const countMessages = options.countMessages ?? true;
   const head: ThreadHead = {};
   let index = 0;
+  let reachedMessages = false;
   try {
     index = skipSpace(text, index);
-    if (text[index] !== "{") return undefined;
+    if (text[index] !== "{") return { head: undefined, settled: true };
     index += 1;
     for (;;) {
       index = skipSpace(text, index);
       if (text[index] === "}") break;
       if (text[index] === ",") index = skipSpace(text, index + 1);
-      if (text[index] !== '"') return head;
+      if (text[index] !== '"') return { head, settled: true };
       const keyEnd = stringEnd(text, index);
       const key = decode(text.slice(index, keyEnd));
       index = skipSpace(text, keyEnd);
-      if (text[index] !== ":") return head;
+      if (text[index] !== ":") return { head, settled: true };
+      if (key === "messages") {
+        reachedMessages = true;
+        // The caller knows the array cannot end in this text: stop here.
+        if (!countMessages) return { head, settled: true };
+      }
       const start = skipSpace(text, index + 1);
       const elements = { count: 0 };
       const end = valueEnd(
@@ -95,10 +151,13 @@ export function scanThreadHead(text: string): ThreadHead | undefined {
         start,
         key === "messages" && text[start] === "[" ? elements : undefined,
       );
-      const slice = text.slice(start, end);
       if (key === "messages") {
         if (text[start] === "[") head.messageCount = elements.count;
-      } else if (key === "v" || key === "created") {
+        index = end;
+        continue;
+      }
+      const slice = text.slice(start, end);
+      if (key === "v" || key === "created") {
         const value = decode(slice);
         if (typeof value === "number") head[key] = value;
       } else if (key === "id" || key === "title") {
@@ -112,8 +171,9 @@ export function scanThreadHead(text: string): ThreadHead | undefined {
     }
   } catch (error) {
     if (!(error instanceof Cut)) throw error;
+    return { head, settled: reachedMessages };
   }
-  return head;
+  return { head, settled: true };
 }
 
 function cwdOf(env: Json | undefined): string | undefined {

@@ -1,8 +1,9 @@
 // AmpStore: the local-first Amp CLI's threads directory, one
-// `<T-id>.json` per thread. Discovery reads only each file's head (the `v`
-// sniff, title, created, cwd, message count when the head holds them all);
-// writes are atomic and never clobber unless asked. Current Amp builds do
-// not read this directory: it is for era-matched CLIs and for archives.
+// `<T-id>.json` per thread. Discovery reads only a small head of each file
+// (the `v` sniff, title, cwd; the message count when that is the whole
+// file); writes are atomic and never clobber unless asked. Current Amp builds do not read this directory: it is for
+// era-matched CLIs and for archives.
+import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -10,7 +11,6 @@ import {
   assertInside,
   type Discovered,
   ioError,
-  readHead,
   readTextFile,
   type SaveOptions,
   type SkippedFile,
@@ -20,7 +20,7 @@ import {
 } from "@txcript/core";
 import { ampCodec } from "./amp-codec.js";
 import { assertSafeThreadId, isAmpThreadId } from "./amp-ids.js";
-import { scanThreadHead } from "./amp-scan.js";
+import { scanThreadStart, type ThreadHead } from "./amp-scan.js";
 import type { AmpThread } from "./amp-schema.js";
 
 export interface AmpStoreOptions {
@@ -30,8 +30,81 @@ export interface AmpStoreOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Bytes read from each file during discovery. */
-const headBytes = 256 * 1024;
+/**
+ * Bytes first read from each file during discovery. Both Amp writers put
+ * the small keys (v, id, created, title, env) before `messages`, where they
+ * take well under 16 KiB, so listing costs about the same for a 2 KB thread
+ * as for a 50 MB one. Messages are counted only when the head is the whole
+ * file: counting costs a walk over every byte of the array.
+ */
+const headBytes = 16 * 1024;
+/** The most read from one file when the small keys are not all in the first head. */
+const maxHeadBytes = 256 * 1024;
+/**
+ * Discovery reads synchronously (a few system calls per file, several times
+ * cheaper than promise round trips through the thread pool) and gives the
+ * event loop a turn after each slice of this many milliseconds.
+ */
+const sliceMs = 8;
+/** Opening never blocks, so a FIFO that replaced a file is refused, not waited on. */
+const openFlags = fsSync.constants.O_RDONLY | (fsSync.constants.O_NONBLOCK ?? 0);
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+/** Reused by every head read (the reads are synchronous, so never shared). */
+const headBuffer = Buffer.allocUnsafe(headBytes);
+
+/** What discovery learned from one file: its facts and mtime, or why it is skipped. */
+type Probe = { facts: ThreadHead | undefined; mtime: Date } | { skip: string };
+
+/** The first prefix of a head that is decoded and scanned; the small keys usually end by ~1 KiB. */
+const firstScanBytes = 4 * 1024;
+
+/**
+ * The facts of the head of `file`. Reads `headBytes` (the whole of a small
+ * file, whose messages are then counted); of a larger file, scans a 4 KiB
+ * prefix, then the whole head, then re-reads four times as much (at most
+ * `maxHeadBytes`) while the scan stopped before reaching `messages`. Every
+ * step scans a prefix of the next, so a step that reached `messages` knows
+ * every key a longer head would show before it. A multi-byte character cut
+ * at the end of a head is dropped, as core's readHead does.
+ */
+function probe(file: string): Probe {
+  let descriptor: number | undefined;
+  try {
+    descriptor = fsSync.openSync(file, openFlags);
+    const stat = fsSync.fstatSync(descriptor);
+    if (!stat.isFile()) return { skip: "not a regular file" };
+    let buffer = headBuffer;
+    let asked = Math.min(headBytes, stat.size);
+    let have = fsSync.readSync(descriptor, buffer, 0, asked, 0);
+    let want = have >= stat.size ? have : Math.min(firstScanBytes, have);
+    for (;;) {
+      // The whole file: the messages array, if it closes, closes in here.
+      const whole = want >= stat.size;
+      const text = decoder.decode(buffer.subarray(0, want)).replace(/\uFFFD$/, "");
+      const scan = scanThreadStart(text, { countMessages: whole });
+      // Done when nothing before `messages` is missing, or there is no more to read.
+      if (scan.settled || whole || (want === have && have < asked) || want >= maxHeadBytes)
+        return { facts: scan.head, mtime: stat.mtime };
+      if (want < have) want = have;
+      else {
+        asked = Math.min(want * 4, maxHeadBytes, stat.size);
+        buffer = Buffer.allocUnsafe(asked);
+        have = fsSync.readSync(descriptor, buffer, 0, asked, 0);
+        want = have;
+      }
+    }
+  } catch (cause) {
+    return { skip: `unreadable: ${(cause as Error).message}` };
+  } finally {
+    if (descriptor !== undefined)
+      try {
+        fsSync.closeSync(descriptor);
+      } catch {
+        // Nothing was written through it: a failed close loses nothing.
+      }
+  }
+}
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
@@ -82,6 +155,7 @@ export class AmpStore implements Store<AmpThread> {
     const names = entries
       .filter((entry) => entry.name.endsWith(".json"))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
+    let sliceEnd = performance.now() + sliceMs;
     for (const entry of names) {
       const file = path.join(this.root, entry.name);
       const skip = (reason: string) => onSkip?.({ path: file, reason });
@@ -94,30 +168,30 @@ export class AmpStore implements Store<AmpThread> {
         skip("the file name is not an Amp thread id (T- + a lowercase UUID)");
         continue;
       }
-      let head: string;
-      let stat: import("node:fs").Stats;
-      try {
-        stat = await fs.stat(file);
-        head = await readHead(file, headBytes);
-      } catch (cause) {
-        skip(`unreadable: ${(cause as Error).message}`);
+      if (performance.now() >= sliceEnd) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + sliceMs;
+      }
+      const found = probe(file);
+      if ("skip" in found) {
+        skip(found.skip);
         continue;
       }
-      const facts = scanThreadHead(head);
+      const facts = found.facts;
       if (facts?.v === undefined) {
         skip("not an Amp thread: no top-level `v` revision counter");
         continue;
       }
-      const found: Discovered = {
+      const discovered: Discovered = {
         harness: "amp",
         id,
         path: file,
-        updatedAt: stat.mtime.toISOString(),
+        updatedAt: found.mtime.toISOString(),
       };
-      if (facts.title !== undefined) found.title = facts.title;
-      if (facts.cwd !== undefined) found.cwd = facts.cwd;
-      if (facts.messageCount !== undefined) found.messageCount = facts.messageCount;
-      yield found;
+      if (facts.title !== undefined) discovered.title = facts.title;
+      if (facts.cwd !== undefined) discovered.cwd = facts.cwd;
+      if (facts.messageCount !== undefined) discovered.messageCount = facts.messageCount;
+      yield discovered;
     }
   }
 

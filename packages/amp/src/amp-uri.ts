@@ -17,23 +17,30 @@ export function fileUriFromPath(path: string): string {
   return `file://${encoded}`;
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
 /** The percent-decoded path of a `file://` URI (authority included when not empty), else undefined. */
 export function pathFromFileUri(uri: string): string | undefined {
   if (!uri.startsWith("file://")) return undefined;
   const rest = uri.slice("file://".length);
+  // Without escapes the result is the text through UTF-8 and back: itself,
+  // with lone surrogates as U+FFFD. (Discovery decodes one URI per thread.)
+  if (!rest.includes("%")) return (rest as unknown as { toWellFormed(): string }).toWellFormed();
   const bytes: number[] = [];
-  const encoder = new TextEncoder();
-  for (let index = 0; index < rest.length; ) {
+  let literalStart = 0;
+  const flushLiteral = (end: number) => {
+    if (end > literalStart)
+      for (const byte of encoder.encode(rest.slice(literalStart, end))) bytes.push(byte);
+  };
+  for (let index = rest.indexOf("%"); index !== -1; index = rest.indexOf("%", index + 1)) {
     const hex = rest.slice(index + 1, index + 3);
-    if (rest[index] === "%" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      index += 3;
-    } else {
-      const codePoint = rest.codePointAt(index) ?? 0;
-      const character = String.fromCodePoint(codePoint);
-      bytes.push(...encoder.encode(character));
-      index += character.length;
-    }
+    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) continue;
+    flushLiteral(index);
+    bytes.push(Number.parseInt(hex, 16));
+    literalStart = index + 3;
+    index += 2;
   }
-  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(new Uint8Array(bytes));
+  flushLiteral(rest.length);
+  return decoder.decode(new Uint8Array(bytes));
 }
