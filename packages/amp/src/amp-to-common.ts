@@ -25,14 +25,34 @@ import { pathFromFileUri } from "./amp-uri.js";
 
 type Path = (string | number)[];
 
+/**
+ * Where a loss occurred: `messages[message].content[block]` then `suffix`
+ * (an index of -1 leaves its part out). Passed as numbers, not as a path
+ * array, because only the first occurrence of each code keeps its path: a
+ * path built per block would be garbage for every other block.
+ */
+interface Site {
+  message: number;
+  block: number;
+}
+
+const threadSite: Site = { message: -1, block: -1 };
+
 /** Counts losses while reading and reports each code once, with its first path. */
 class LossTally {
   readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
-  add(loss: Loss, message: string, path: Path, count = 1): void {
+  add(loss: Loss, message: string, site: Site, count = 1, suffix?: readonly string[]): void {
     if (count <= 0) return;
     const known = this.#seen.get(loss.code);
-    if (known) known.count += count;
-    else this.#seen.set(loss.code, { loss, message, path: jsonPath(path), count });
+    if (known) {
+      known.count += count;
+      return;
+    }
+    const path: Path = [];
+    if (site.message >= 0) path.push("messages", site.message);
+    if (site.block >= 0) path.push("content", site.block);
+    if (suffix !== undefined) path.push(...suffix);
+    this.#seen.set(loss.code, { loss, message, path: jsonPath(path), count });
   }
   flush(options: ConversionOptions | undefined): void {
     for (const { loss, message, path, count } of this.#seen.values())
@@ -51,10 +71,14 @@ function stringAt(object: JsonObject | undefined, key: string): string | undefin
 }
 
 function countOthers(object: JsonObject, known: readonly string[]): number {
-  return Object.keys(object).filter((key) => !known.includes(key)).length;
+  let others = 0;
+  for (const key of Object.keys(object)) if (!known.includes(key)) others += 1;
+  return others;
 }
 
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the years ISO strings print in four digits. */
+const firstIsoTime = -62_167_219_200_000;
+const lastIsoTime = 253_402_300_799_999;
 
 /** A Common timestamp from epoch ms or an RFC 3339 string, when it is a representable time. */
 function isoTime(value: Json | undefined): string | undefined {
@@ -62,9 +86,10 @@ function isoTime(value: Json | undefined): string | undefined {
     typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : NaN;
   if (!Number.isFinite(ms)) return undefined;
   const date = new Date(ms);
-  if (Number.isNaN(date.getTime())) return undefined;
-  const iso = date.toISOString();
-  return isoPattern.test(iso) ? iso : undefined;
+  const time = date.getTime();
+  // Outside these bounds toISOString prints a six-digit year (or throws).
+  if (!(time >= firstIsoTime && time <= lastIsoTime)) return undefined;
+  return date.toISOString();
 }
 
 function isCount(value: Json | undefined): value is number {
@@ -104,7 +129,7 @@ function readMeta(document: JsonObject, tally: LossTally): Meta {
   tally.add(
     losses.threadMetadata,
     "thread keys without a Common slot were not carried",
-    [],
+    threadSite,
     others,
   );
   return meta;
@@ -131,21 +156,25 @@ function errorText(run: JsonObject, status: string): string {
   return message ?? stringAt(run, "reason") ?? `tool run ${status}`;
 }
 
-function readToolResult(block: JsonObject, path: Path, tally: LossTally): Block | undefined {
+const runSuffix = ["run"] as const;
+const statusSuffix = ["run", "status"] as const;
+const sourcePathSuffix = ["sourcePath"] as const;
+const doneRunKeys = ["status", "result"] as const;
+const failedRunKeys = ["status", "error", "reason"] as const;
+const errorKeys = ["message"] as const;
+
+function readToolResult(block: JsonObject, site: Site, tally: LossTally): Block | undefined {
   const toolUseId = stringAt(block, "toolUseID");
   const run = objectAt(block, "run");
   if (toolUseId === undefined || toolUseId === "" || run === undefined) {
-    tally.add(losses.unmodeledBlock, "a tool_result without toolUseID or run was skipped", path);
+    tally.add(losses.unmodeledBlock, "a tool_result without toolUseID or run was skipped", site);
     return undefined;
   }
   const status = stringAt(run, "status") ?? "unknown";
   if (status === "done") {
-    tally.add(
-      losses.runDetails,
-      "tool-run bookkeeping was not carried",
-      [...path, "run"],
-      countOthers(run, ["status", "result"]),
-    );
+    const others = countOthers(run, doneRunKeys);
+    if (others > 0)
+      tally.add(losses.runDetails, "tool-run bookkeeping was not carried", site, others, runSuffix);
     const result = ownValue(run, "result");
     return {
       type: "tool_result",
@@ -155,16 +184,17 @@ function readToolResult(block: JsonObject, path: Path, tally: LossTally): Block 
     };
   }
   if (status !== "error")
-    tally.add(losses.statusCollapsed, `a ${status} tool run became an error result`, [
-      ...path,
-      "run",
-      "status",
-    ]);
+    tally.add(
+      losses.statusCollapsed,
+      `a ${status} tool run became an error result`,
+      site,
+      1,
+      statusSuffix,
+    );
   const error = objectAt(run, "error");
   const details =
-    countOthers(run, ["status", "error", "reason"]) +
-    (error === undefined ? 0 : countOthers(error, ["message"]));
-  tally.add(losses.runDetails, "tool-run bookkeeping was not carried", [...path, "run"], details);
+    countOthers(run, failedRunKeys) + (error === undefined ? 0 : countOthers(error, errorKeys));
+  tally.add(losses.runDetails, "tool-run bookkeeping was not carried", site, details, runSuffix);
   return { type: "tool_result", toolUseId, content: errorText(run, status), isError: true };
 }
 
@@ -176,13 +206,13 @@ const blockKeys: Record<string, readonly string[]> = {
   image: ["type", "source"],
 };
 
-function readBlock(block: Json, path: Path, tally: LossTally): Block | undefined {
+function readBlock(block: Json, site: Site, tally: LossTally): Block | undefined {
   const type = isJsonObject(block) ? stringAt(block, "type") : undefined;
   if (!isJsonObject(block) || type === undefined || !Object.hasOwn(blockKeys, type)) {
     tally.add(
       losses.unmodeledBlock,
       `a ${type ?? "malformed"} block has no Common counterpart`,
-      path,
+      site,
     );
     return undefined;
   }
@@ -191,7 +221,7 @@ function readBlock(block: Json, path: Path, tally: LossTally): Block | undefined
     tally.add(
       losses.messageBookkeeping,
       "block bookkeeping was not carried",
-      path,
+      site,
       countOthers(block, known),
     );
   switch (type) {
@@ -215,7 +245,7 @@ function readBlock(block: Json, path: Path, tally: LossTally): Block | undefined
         tally.add(
           losses.messageBookkeeping,
           "block bookkeeping was not carried",
-          path,
+          site,
           countOthers(reasoning, ["encryptedContent"]),
         );
       return thinking;
@@ -232,7 +262,7 @@ function readBlock(block: Json, path: Path, tally: LossTally): Block | undefined
       };
     }
     case "tool_result":
-      return readToolResult(block, path, tally);
+      return readToolResult(block, site, tally);
     case "image": {
       const source = objectAt(block, "source");
       const mediaType = stringAt(source, "mediaType");
@@ -245,18 +275,21 @@ function readBlock(block: Json, path: Path, tally: LossTally): Block | undefined
       )
         break;
       if (Object.hasOwn(block, "sourcePath"))
-        tally.add(losses.imageSourcePath, "an image's sourcePath was not carried", [
-          ...path,
-          "sourcePath",
-        ]);
+        tally.add(
+          losses.imageSourcePath,
+          "an image's sourcePath was not carried",
+          site,
+          1,
+          sourcePathSuffix,
+        );
       const extra =
         countOthers(block, ["type", "source", "sourcePath"]) +
         countOthers(source, ["type", "mediaType", "data"]);
-      tally.add(losses.messageBookkeeping, "block bookkeeping was not carried", path, extra);
+      tally.add(losses.messageBookkeeping, "block bookkeeping was not carried", site, extra);
       return { type: "image", source: { type: "base64", mediaType, data } };
     }
   }
-  tally.add(losses.unmodeledBlock, `a ${type} block without its required fields was skipped`, path);
+  tally.add(losses.unmodeledBlock, `a ${type} block without its required fields was skipped`, site);
   return undefined;
 }
 
@@ -268,42 +301,69 @@ function readStopReason(state: JsonObject | undefined): string | undefined {
   return reason === "" ? undefined : reason;
 }
 
+const messageKeys = ["role", "content", "meta", "state", "usage"] as const;
+const userMetaKeys = ["sentAt"] as const;
+const noKeys = [] as const;
+const usageKeys = [
+  "model",
+  "timestamp",
+  "inputTokens",
+  "outputTokens",
+  "cacheReadInputTokens",
+  "cacheCreationInputTokens",
+] as const;
+
 /** Amp thread → Common transcript. Throws INVALID_DOCUMENT only for a missing id or created. */
 export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Transcript {
   const tally = new LossTally();
   const meta = readMeta(thread.document, tally);
   const messages: Message[] = [];
   let clock = meta.timestamp;
-  thread.document.messages.forEach((raw, index) => {
-    const path: Path = ["messages", index];
-    const message = raw as JsonObject;
+  // One mutable site for the whole walk: the tally reads it at once.
+  const site: Site = { message: -1, block: -1 };
+  const source = thread.document.messages;
+  for (let index = 0; index < source.length; index += 1) {
+    const message = source[index] as JsonObject;
+    site.message = index;
+    site.block = -1;
     const role = ownValue(message, "role");
     if (role !== "user" && role !== "assistant") {
       tally.add(
         losses.unmodeledRole,
         `a ${JSON.stringify(role ?? null)} message was skipped`,
-        path,
+        site,
       );
-      return;
+      continue;
     }
     const content = ownValue(message, "content");
-    const blocks = (Array.isArray(content) ? content : [])
-      .map((block, blockIndex) => readBlock(block, [...path, "content", blockIndex], tally))
-      .filter((block): block is Block => block !== undefined);
+    const blocks: Block[] = [];
+    if (Array.isArray(content))
+      for (let blockIndex = 0; blockIndex < content.length; blockIndex += 1) {
+        site.block = blockIndex;
+        const block = readBlock(content[blockIndex] as Json, site, tally);
+        if (block !== undefined) blocks.push(block);
+      }
+    site.block = -1;
     const metaObject = objectAt(message, "meta");
     const usage = objectAt(message, "usage");
     const stamp =
-      role === "user" ? ownValue(metaObject ?? {}, "sentAt") : ownValue(usage ?? {}, "timestamp");
+      role === "user"
+        ? metaObject === undefined
+          ? undefined
+          : ownValue(metaObject, "sentAt")
+        : usage === undefined
+          ? undefined
+          : ownValue(usage, "timestamp");
     if (stamp !== undefined) {
       const time = isoTime(stamp);
       if (time === undefined)
-        tally.add(losses.invalidTimestamp, "an invalid time was ignored", path);
+        tally.add(losses.invalidTimestamp, "an invalid time was ignored", site);
       else clock = time;
     }
     const converted: Message = { role, content: blocks, timestamp: clock };
-    let bookkeeping = countOthers(message, ["role", "content", "meta", "state", "usage"]);
+    let bookkeeping = countOthers(message, messageKeys);
     if (metaObject !== undefined)
-      bookkeeping += countOthers(metaObject, role === "user" ? ["sentAt"] : []);
+      bookkeeping += countOthers(metaObject, role === "user" ? userMetaKeys : noKeys);
     if (role === "assistant") {
       const model = stringAt(usage, "model");
       if (model !== undefined) converted.model = model;
@@ -311,19 +371,11 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
       if (stopReason !== undefined) converted.stopReason = stopReason;
       const tokens = usage === undefined ? undefined : readUsage(usage);
       if (tokens !== undefined) converted.usage = tokens;
-      if (usage !== undefined)
-        bookkeeping += countOthers(usage, [
-          "model",
-          "timestamp",
-          "inputTokens",
-          "outputTokens",
-          "cacheReadInputTokens",
-          "cacheCreationInputTokens",
-        ]);
+      if (usage !== undefined) bookkeeping += countOthers(usage, usageKeys);
     }
-    tally.add(losses.messageBookkeeping, "message bookkeeping was not carried", path, bookkeeping);
+    tally.add(losses.messageBookkeeping, "message bookkeeping was not carried", site, bookkeeping);
     messages.push(converted);
-  });
+  }
   const model = messages.find(
     (message) => message.role === "assistant" && message.model !== undefined,
   )?.model;

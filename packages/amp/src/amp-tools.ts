@@ -38,33 +38,36 @@ interface Dialect {
   encode(input: JsonObject): JsonObject | undefined;
 }
 
-/** Build an object from trusted (allow-listed) keys in order; never a prototype setter. */
-function objectFrom(entries: [string, Json][]): JsonObject {
-  const object = JSON.parse("{}") as JsonObject;
-  for (const [key, value] of entries)
-    Object.defineProperty(object, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return object;
+/*
+ * The dialects below build their output by assigning keys, which is safe
+ * only because every key they write is one of their own constant names
+ * (never a key copied from input): an input key outside a dialect's table
+ * makes the call Raw before anything is written. The check below keeps the
+ * tables honest, so `out[name] = value` can never reach a prototype setter.
+ * (Plain assignment is several times cheaper than `Object.defineProperty`
+ * per key, and this runs for every tool call in a thread.)
+ */
+function assertPlainNames(names: Iterable<string>): void {
+  for (const name of names)
+    if (name === "__proto__") throw new Error("a dialect table may not name __proto__");
 }
 
 /** Rename keys one-to-one (values untouched), keeping the input's key order. */
 function renameKeys(input: JsonObject, names: ReadonlyMap<string, string>): JsonObject | undefined {
-  const entries: [string, Json][] = [];
+  const object: JsonObject = {};
   for (const key of Object.keys(input)) {
     const renamed = names.get(key);
     if (renamed === undefined) return undefined;
-    entries.push([renamed, input[key] as Json]);
+    object[renamed] = input[key] as Json;
   }
-  return objectFrom(entries);
+  return object;
 }
 
 function renaming(ampName: string, canonical: TypedToolName, pairs: [string, string][]): Dialect {
   const toCanonicalKeys = new Map(pairs);
   const toAmpKeys = new Map(pairs.map(([amp, common]) => [common, amp]));
+  assertPlainNames(toCanonicalKeys.keys());
+  assertPlainNames(toCanonicalKeys.values());
   return {
     ampName,
     canonical,
@@ -82,37 +85,37 @@ const readDialect: Dialect = {
   ampName: "Read",
   canonical: "Read",
   decode(input) {
-    const entries: [string, Json][] = [];
+    const object: JsonObject = {};
     for (const key of Object.keys(input)) {
       const value = input[key] as Json;
-      if (key === "path") entries.push(["file_path", value]);
+      if (key === "path") object.file_path = value;
       else if (key === "read_range") {
         if (!Array.isArray(value) || value.length !== 2) return undefined;
         const [first, last] = value;
         if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return undefined;
         const limit = (last as number) - (first as number) + 1;
         if (!Number.isSafeInteger(limit)) return undefined;
-        entries.push(["offset", first as number], ["limit", limit]);
+        object.offset = first as number;
+        object.limit = limit;
       } else return undefined;
     }
-    return objectFrom(entries);
+    return object;
   },
   encode(input) {
-    const entries: [string, Json][] = [];
+    const object: JsonObject = {};
     const offset = input.offset;
     const limit = input.limit;
     for (const key of Object.keys(input)) {
-      if (key === "file_path") entries.push(["path", input[key] as Json]);
+      if (key === "file_path") object.path = input[key] as Json;
       else if (key === "offset" || key === "limit") {
         if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) return undefined;
         const last = (offset as number) + (limit as number) - 1;
         if (!Number.isSafeInteger(last)) return undefined;
         // read_range takes the place of whichever of the two came first.
-        if (!entries.some(([name]) => name === "read_range"))
-          entries.push(["read_range", [offset as number, last]]);
+        if (!Object.hasOwn(object, "read_range")) object.read_range = [offset as number, last];
       } else return undefined;
     }
-    return objectFrom(entries);
+    return object;
   },
 };
 
@@ -121,24 +124,28 @@ const grepDialect: Dialect = {
   ampName: "Grep",
   canonical: "Grep",
   decode(input) {
-    const entries: [string, Json][] = [];
+    const object: JsonObject = {};
     for (const key of Object.keys(input)) {
       const value = input[key] as Json;
-      if (key === "pattern" || key === "path" || key === "glob") entries.push([key, value]);
-      else if (key === "caseSensitive" && typeof value === "boolean") entries.push(["-i", !value]);
+      if (key === "pattern") object.pattern = value;
+      else if (key === "path") object.path = value;
+      else if (key === "glob") object.glob = value;
+      else if (key === "caseSensitive" && typeof value === "boolean") object["-i"] = !value;
       else return undefined;
     }
-    return objectFrom(entries);
+    return object;
   },
   encode(input) {
-    const entries: [string, Json][] = [];
+    const object: JsonObject = {};
     for (const key of Object.keys(input)) {
       const value = input[key] as Json;
-      if (key === "pattern" || key === "path" || key === "glob") entries.push([key, value]);
-      else if (key === "-i" && typeof value === "boolean") entries.push(["caseSensitive", !value]);
+      if (key === "pattern") object.pattern = value;
+      else if (key === "path") object.path = value;
+      else if (key === "glob") object.glob = value;
+      else if (key === "-i" && typeof value === "boolean") object.caseSensitive = !value;
       else return undefined;
     }
-    return objectFrom(entries);
+    return object;
   },
 };
 
@@ -180,10 +187,14 @@ const dialects: Dialect[] = [
 ];
 
 const byAmpName = new Map(dialects.map((dialect) => [dialect.ampName, dialect]));
+/** The first dialect of each canonical tool (Bash has two, chosen by era below). */
+const byCanonical = new Map<TypedToolName, Dialect>();
+for (const dialect of dialects)
+  if (!byCanonical.has(dialect.canonical)) byCanonical.set(dialect.canonical, dialect);
 
 function dialectFor(canonical: TypedToolName, era: AmpToolEra): Dialect | undefined {
   if (canonical === "Bash") return era === "modern" ? modernBash : legacyBash;
-  return dialects.find((dialect) => dialect.canonical === canonical);
+  return byCanonical.get(canonical);
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   AmpBlock,
   AmpLedgerEvent,
   AmpMessage,
+  AmpState,
   AmpThread,
   AmpThreadDocument,
 } from "./amp-schema.js";
@@ -45,7 +46,17 @@ export function carriesTimestamp(message: Message): boolean {
     : message.usage !== undefined || message.model !== undefined;
 }
 
-function writeBlock(block: Block, path: string, options: AmpWriteOptions | undefined): AmpBlock {
+/** The JSONPath of block `blockIndex` of message `index`, built only when a loss is reported. */
+function blockPath(index: number, blockIndex: number): string {
+  return `$.messages[${index}].content[${blockIndex}]`;
+}
+
+function writeBlock(
+  block: Block,
+  index: number,
+  blockIndex: number,
+  options: AmpWriteOptions | undefined,
+): AmpBlock {
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
@@ -58,13 +69,33 @@ function writeBlock(block: Block, path: string, options: AmpWriteOptions | undef
       return thinking;
     }
     case "tool_use": {
-      if (block.tool.name !== "Raw" && ampSpelling(block.tool, options?.toolEra) === undefined)
-        warn(options, losses.toolSpelling, `${block.tool.name} has no exact Amp spelling`, path);
-      const { name, input } = ampToolFromCommon(
-        block.tool,
-        options?.toolEra === undefined ? {} : { era: options.toolEra },
-      );
-      return { type: "tool_use", complete: true, id: block.id, name, input } as AmpBlock;
+      const tool = block.tool;
+      let written: { name: string; input: Json };
+      if (tool.name === "Raw")
+        written = ampToolFromCommon(
+          tool,
+          options?.toolEra === undefined ? {} : { era: options.toolEra },
+        );
+      else {
+        // What ampToolFromCommon does for a typed tool, with the spelling
+        // looked up once for both the loss report and the output.
+        const spelled = ampSpelling(tool, options?.toolEra);
+        if (spelled === undefined)
+          warn(
+            options,
+            losses.toolSpelling,
+            `${tool.name} has no exact Amp spelling`,
+            blockPath(index, blockIndex),
+          );
+        written = spelled ?? { name: tool.name, input: tool.input as Json };
+      }
+      return {
+        type: "tool_use",
+        complete: true,
+        id: block.id,
+        name: written.name,
+        input: written.input,
+      } as AmpBlock;
     }
     case "tool_result": {
       if (!block.isError)
@@ -80,7 +111,7 @@ function writeBlock(block: Block, path: string, options: AmpWriteOptions | undef
           options,
           losses.structuredError,
           "a structured error result was written as JSON text",
-          path,
+          blockPath(index, blockIndex),
         );
         message = stringifyJson(block.content, undefined, "amp");
       }
@@ -122,6 +153,10 @@ function environment(transcript: Transcript, options: AmpWriteOptions | undefine
   return { initial };
 }
 
+function messagePath(index: number): string {
+  return `$.messages[${index}]`;
+}
+
 /** Common transcript → Amp thread (a local-first CLI file: no final newline). */
 export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): AmpThread {
   const { meta } = transcript;
@@ -142,14 +177,21 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
   const events: AmpLedgerEvent[] = [];
   let lastPrompt = 0;
   let clock = meta.timestamp;
-  transcript.messages.forEach((message, index) => {
-    const path = `$.messages[${index}]`;
-    const content = message.content.map((block, blockIndex) =>
-      writeBlock(block, `${path}.content[${blockIndex}]`, options),
-    );
+  const source = transcript.messages;
+  for (let index = 0; index < source.length; index += 1) {
+    const message = source[index] as Message;
+    const blocks = message.content;
+    const content: AmpBlock[] = new Array(blocks.length);
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1)
+      content[blockIndex] = writeBlock(blocks[blockIndex] as Block, index, blockIndex, options);
     if (carriesTimestamp(message)) clock = message.timestamp;
     else if (message.timestamp !== clock)
-      warn(options, losses.inheritedTimestamp, "a message's own time has no Amp slot", path);
+      warn(
+        options,
+        losses.inheritedTimestamp,
+        "a message's own time has no Amp slot",
+        messagePath(index),
+      );
     if (message.role === "user") {
       if (
         message.model !== undefined ||
@@ -160,56 +202,72 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
           options,
           losses.userAttribution,
           "a user message's model/stop reason/usage was dropped",
-          path,
+          messagePath(index),
         );
-      const written: AmpMessage = { role: "user", messageId: index, content };
-      if (!isToolResultCarrier(message)) {
-        written.meta = { sentAt: Date.parse(message.timestamp) };
+      // Key order as the CLI writes a prompt: role, messageId, meta, content.
+      if (isToolResultCarrier(message)) messages.push({ role: "user", messageId: index, content });
+      else {
+        messages.push({
+          role: "user",
+          messageId: index,
+          meta: { sentAt: Date.parse(message.timestamp) },
+          content,
+        });
         lastPrompt = index;
       }
-      messages.push(reorder(written, ["role", "messageId", "meta", "content"]));
-      return;
+      continue;
     }
-    const written: AmpMessage = { role: message.role, messageId: index, content };
-    if (message.stopReason === "aborted") written.state = { type: "cancelled" };
+    let state: AmpState;
+    if (message.stopReason === "aborted") state = { type: "cancelled" };
     else {
       if (message.stopReason === undefined)
         warn(
           options,
           losses.statelessAssistant,
           "an assistant turn without a stop reason became end_turn",
-          path,
+          messagePath(index),
         );
-      written.state = { type: "complete", stopReason: message.stopReason ?? "end_turn" };
+      state = { type: "complete", stopReason: message.stopReason ?? "end_turn" };
     }
-    if (message.usage !== undefined || message.model !== undefined) {
-      written.usage = {};
-      if (message.model !== undefined) written.usage.model = message.model;
-      written.usage.timestamp = message.timestamp;
-      if (message.usage !== undefined) {
-        const usage = message.usage;
-        Object.assign(written.usage, {
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          cacheReadInputTokens: usage.cacheReadInputTokens,
-          cacheCreationInputTokens: usage.cacheCreationInputTokens,
-          totalInputTokens:
-            usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens,
-        });
-        events.push({
-          id: `txcript-usage-${index}`,
-          timestamp: message.timestamp,
-          model: message.model ?? "unknown",
-          credits: 0,
-          tokens: { input: usage.inputTokens, output: usage.outputTokens },
-          operationType: "inference",
-          fromMessageId: lastPrompt,
-          toMessageId: index,
-        });
-      }
-    }
+    const written: AmpMessage = { role: message.role, messageId: index, content, state };
+    const usage = message.usage;
+    if (usage !== undefined) {
+      const totalInputTokens =
+        usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+      // Key order as the CLI writes it: model (when known) first.
+      written.usage =
+        message.model === undefined
+          ? {
+              timestamp: message.timestamp,
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              cacheReadInputTokens: usage.cacheReadInputTokens,
+              cacheCreationInputTokens: usage.cacheCreationInputTokens,
+              totalInputTokens,
+            }
+          : {
+              model: message.model,
+              timestamp: message.timestamp,
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              cacheReadInputTokens: usage.cacheReadInputTokens,
+              cacheCreationInputTokens: usage.cacheCreationInputTokens,
+              totalInputTokens,
+            };
+      events.push({
+        id: `txcript-usage-${index}`,
+        timestamp: message.timestamp,
+        model: message.model ?? "unknown",
+        credits: 0,
+        tokens: { input: usage.inputTokens, output: usage.outputTokens },
+        operationType: "inference",
+        fromMessageId: lastPrompt,
+        toMessageId: index,
+      });
+    } else if (message.model !== undefined)
+      written.usage = { model: message.model, timestamp: message.timestamp };
     messages.push(written);
-  });
+  }
 
   const document: Record<string, Json> = { v: 1, id, created: Date.parse(meta.timestamp) };
   if (meta.title !== undefined) document.title = meta.title;
@@ -219,10 +277,4 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
   document.messages = messages as unknown as Json[];
   document.usageLedger = { events: events as unknown as Json[] };
   return { document: document as AmpThreadDocument, finalNewline: false };
-}
-
-function reorder<T extends object>(object: T, keys: (keyof T)[]): T {
-  const result = {} as T;
-  for (const key of keys) if (object[key] !== undefined) result[key] = object[key];
-  return result;
 }
