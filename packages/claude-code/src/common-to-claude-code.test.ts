@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeSessionId } from "./claude-code-paths.js";
 import { missingResultText } from "./claude-code-project.js";
+import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
 
 type Line = Record<string, Json> & { message?: { role: string; content: Json } };
 
@@ -275,5 +276,20 @@ describe("fromCommon normalization", () => {
     expect(Object.keys(lines[1] as Line)).not.toContain("version");
     expect(Object.keys((lines[1] as Line).message as object)).not.toContain("model");
     expect(Object.keys((lines[1] as Line).message as object)).not.toContain("usage");
+  });
+
+  it("streams the same lines fromCommon writes, one text at a time", () => {
+    fc.assert(
+      fc.property(transcriptArbitrary(), (transcript) => {
+        const streamed: Warning[] = [];
+        const texts = [
+          ...commonToClaudeCodeLines(transcript, { onWarning: (w) => streamed.push(w) }),
+        ];
+        const { text, warnings } = write(transcript);
+        expect(`${texts.join("\n")}\n`).toBe(text);
+        expect(streamed).toEqual(warnings);
+      }),
+      lawParameters(100),
+    );
   });
 });

@@ -1,7 +1,8 @@
 // Common → Claude Code session lines, in one pass: the messages of the
 // projection (claudeCodeProjection, where every loss happens and is reported
 // once) are printed as they come, so no normalized copy of the transcript
-// and no tree of line objects outlives its own line. A leading system line
+// and no tree of line objects outlives its own line (and a caller may write
+// each line out before the next is made: commonToClaudeCodeLines). A leading system line
 // carries the session's start, one line per message follows with a full
 // envelope on one parentUuid chain, and the title comes last.
 import {
@@ -94,14 +95,20 @@ function usageToClaude(usage: Message["usage"]): Json | undefined {
   };
 }
 
-function print(value: object): ClaudeCodeLine {
-  return writtenLine(stringifyJson(value, undefined, harness));
+function print(value: object): string {
+  return stringifyJson(value, undefined, harness);
 }
 
-export function commonToClaudeCode(
+/**
+ * The lines fromCommon writes, one text at a time (without its newline; the
+ * session ends with one after the last), each printed when asked for: a
+ * caller writing them straight to a file never holds the whole session.
+ * Losses are reported as the messages are reached, meta's after the last.
+ */
+export function* commonToClaudeCodeLines(
   transcript: Transcript,
   options?: ClaudeCodeWriteOptions,
-): ClaudeCodeSession {
+): Generator<string> {
   const projection = claudeCodeProjection(transcript, options);
   const { meta } = transcript;
   const sessionId = claudeSessionId(meta.id);
@@ -109,77 +116,70 @@ export function commonToClaudeCode(
   const cwd = meta.cwd;
   const version = meta.cliVersion;
   const gitBranch = meta.gitBranch ?? "";
-  const lines: ClaudeCodeLine[] = [];
   let ordinal = 0;
   const nextUuid = () => claudeUuid(`${sessionId}:line:${ordinal++}`);
 
   let parent = nextUuid();
-  lines.push(
-    print({
-      parentUuid: null,
-      isSidechain: false,
-      userType: "external",
-      cwd,
-      sessionId,
-      version,
-      gitBranch,
-      type: "system",
-      subtype: "informational",
-      content: importNotice,
-      isMeta: false,
-      timestamp: meta.timestamp,
-      uuid: parent,
-      level: "info",
-    }),
-  );
+  yield print({
+    parentUuid: null,
+    isSidechain: false,
+    userType: "external",
+    cwd,
+    sessionId,
+    version,
+    gitBranch,
+    type: "system",
+    subtype: "informational",
+    content: importNotice,
+    isMeta: false,
+    timestamp: meta.timestamp,
+    uuid: parent,
+    level: "info",
+  });
 
   let index = 0;
   let firstModel: string | undefined;
   for (const message of projection.messages) {
     const uuid = nextUuid();
     if (message.role === "user") {
-      lines.push(
-        print({
-          parentUuid: parent,
-          isSidechain: false,
-          userType: "external",
-          cwd,
-          sessionId,
-          version,
-          gitBranch,
-          type: "user",
-          message: { role: "user", content: userContent(message, projection.commandIds) },
-          uuid,
-          timestamp: message.timestamp,
-        }),
-      );
+      yield print({
+        parentUuid: parent,
+        isSidechain: false,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        type: "user",
+        message: { role: "user", content: userContent(message, projection.commandIds) },
+        uuid,
+        timestamp: message.timestamp,
+      });
     } else {
       firstModel ??= message.model;
-      lines.push(
-        print({
-          parentUuid: parent,
-          isSidechain: false,
-          userType: "external",
-          cwd,
-          sessionId,
-          version,
-          gitBranch,
-          message: {
-            model: message.model,
-            id: `msg_txcript${claudeUuidHex(`${sessionId}:message:${index}`)}`,
-            type: "message",
-            role: "assistant",
-            content: contentToClaude(message.content),
-            stop_reason: message.stopReason ?? null,
-            stop_sequence: null,
-            usage: usageToClaude(message.usage),
-          },
-          requestId: `req_txcript${claudeUuidHex(`${sessionId}:request:${index}`)}`,
-          type: "assistant",
-          uuid,
-          timestamp: message.timestamp,
-        }),
-      );
+      yield print({
+        parentUuid: parent,
+        isSidechain: false,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        message: {
+          model: message.model,
+          id: `msg_txcript${claudeUuidHex(`${sessionId}:message:${index}`)}`,
+          type: "message",
+          role: "assistant",
+          content: contentToClaude(message.content),
+          stop_reason: message.stopReason ?? null,
+          stop_sequence: null,
+          usage: usageToClaude(message.usage),
+        },
+        requestId: `req_txcript${claudeUuidHex(`${sessionId}:request:${index}`)}`,
+        type: "assistant",
+        uuid,
+        timestamp: message.timestamp,
+      });
     }
     parent = uuid;
     index += 1;
@@ -188,6 +188,14 @@ export function commonToClaudeCode(
   projection.meta(firstModel);
 
   if (meta.title !== undefined)
-    lines.push(print({ type: "custom-title", customTitle: meta.title, sessionId }));
+    yield print({ type: "custom-title", customTitle: meta.title, sessionId });
+}
+
+export function commonToClaudeCode(
+  transcript: Transcript,
+  options?: ClaudeCodeWriteOptions,
+): ClaudeCodeSession {
+  const lines: ClaudeCodeLine[] = [];
+  for (const text of commonToClaudeCodeLines(transcript, options)) lines.push(writtenLine(text));
   return { lines, trailingNewline: true };
 }

@@ -12,6 +12,7 @@ describe("@txcript/claude-code public API", () => {
       "claudeCodeProject",
       "claudeResumeCommand",
       "claudeSessionId",
+      "commonToClaudeCodeLines",
       "missingResultText",
       "mungeClaudeProjectDir",
     ]);

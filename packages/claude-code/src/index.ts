@@ -17,3 +17,4 @@ export type { ClaudeCodeSaveOptions, ClaudeCodeStoreOptions } from "./claude-cod
 export { ClaudeCodeStore } from "./claude-code-store.js";
 export type { ClaudeCodeReadOptions } from "./claude-code-to-common.js";
 export type { ClaudeCodeWriteOptions } from "./common-to-claude-code.js";
+export { commonToClaudeCodeLines } from "./common-to-claude-code.js";
