@@ -8,6 +8,7 @@ import {
   claudeCodeCodec,
   claudeCodeProject,
   claudeResumeCommand,
+  commonToClaudeCodeLines,
 } from "@txcript/claude-code";
 import {
   type Codec,
@@ -47,6 +48,15 @@ export interface Harness {
   project: (transcript: Transcript) => Transcript;
   readOptions?: (context: OptionContext) => ConversionOptions & Record<string, unknown>;
   writeOptions?: (context: OptionContext) => ConversionOptions & Record<string, unknown>;
+  /**
+   * For a JSON-lines format whose writer can print one line at a time: the
+   * lines `codec.serialize(codec.fromCommon(t))` is made of, each followed by
+   * a newline in the file. `convert -o` streams them to the file.
+   */
+  writeLines?: (
+    transcript: Transcript,
+    options: ConversionOptions & Record<string, unknown>,
+  ) => Iterable<string>;
   /** The harness's session store; `root` overrides the default location. */
   store?: (environment: Environment, root?: string) => Store<unknown>;
   /** Why `continue --with` this harness is refused, and what to do instead. */
@@ -94,6 +104,7 @@ const claudeCode: Harness = {
   codec: claudeCodeCodec,
   extension: ".jsonl",
   project: (transcript) => claudeCodeProject(transcript),
+  writeLines: commonToClaudeCodeLines,
   store: (environment, root) =>
     new ClaudeCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => [...claudeResumeCommand(id).argv],

@@ -3,42 +3,16 @@
 // The batch reports a bad file and goes on; any failure makes the exit 1.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import {
-  convert,
-  readTextFile,
-  type Transcript,
-  TxcriptError,
-  type Warning,
-  WarningCollector,
-  writeFileAtomic,
-} from "@txcript/core";
+import { readTextFile, TxcriptError, WarningCollector } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
+import { writeSlicesAtomic } from "../atomic-stream.js";
+import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
 import { readInput } from "../input.js";
 import { type Io, write } from "../io.js";
-import { printWarnings, writeOutput } from "../output.js";
+import { printWarnings } from "../output.js";
 import { Progress } from "../progress.js";
 import { formatError } from "../report.js";
-
-/** Native text of `input` in the target harness's format. */
-export function convertText(
-  text: string,
-  from: Harness,
-  to: Harness,
-  context: { file: string; startTime: Date; dialect?: string },
-): { text: string; transcript: Transcript; warnings: Warning[] } {
-  const read = from.readOptions?.({ startTime: context.startTime });
-  const writeOptions = to.writeOptions?.({
-    from: from.id,
-    sourceText: text,
-    ...(context.dialect === undefined ? {} : { dialect: context.dialect }),
-  });
-  return convert(text, from.codec, to.codec, {
-    file: context.file,
-    ...(read === undefined ? {} : { read }),
-    ...(writeOptions === undefined ? {} : { write: writeOptions }),
-  });
-}
 
 function dialectOption(values: Values, to: Harness): string | undefined {
   const dialect = stringOption(values, "dialect");
@@ -77,15 +51,34 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
       hint: "see txcript convert --help",
     });
   }
-  const input = await readInput(ref, io, from);
-  const result = convertText(input.text, input.harness, to, {
-    file: input.file,
-    startTime: input.startTime,
-    ...(dialect === undefined ? {} : { dialect }),
+  // The conversion takes the input's text (and clears it once parsed), so
+  // nothing here keeps a second copy of a big session alive.
+  const output = stringOption(values, "output");
+  const toFile = output !== undefined && output !== "-";
+  const converted = convertSource(await readInput(ref, io, from), to, {
+    dialect,
+    lineByLine: toFile,
   });
-  await writeOutput(io, result.text, stringOption(values, "output"), force);
-  await printWarnings(io, result.warnings);
+  await writeConverted(io, converted.slices, output, force);
+  await printWarnings(io, converted.warnings());
   return 0;
+}
+
+/** Like writeOutput, for text that comes in slices: stdout, or a file written atomically. */
+async function writeConverted(
+  io: Io,
+  slices: Iterable<string>,
+  output: string | undefined,
+  force: boolean,
+): Promise<void> {
+  if (output === undefined || output === "-") {
+    for (const slice of slices) await write(io.stdout, slice);
+    return;
+  }
+  const target = path.resolve(io.cwd, output);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  await writeSlicesAtomic(target, slices, { overwrite: force });
+  await write(io.stderr, `txcript: wrote ${output}\n`);
 }
 
 /** Every .json / .jsonl file under `root` (dot entries and `skip` excluded), sorted. */
@@ -112,6 +105,18 @@ function outputName(relative: string, to: Harness): string {
     : `${stem}${to.extension}`;
 }
 
+/** One file of a batch, read for convertSource (which then owns its text). */
+async function readSessionFile(
+  file: string,
+  relative: string,
+  forced: Harness | undefined,
+): Promise<ConversionSource> {
+  const text = await readTextFile(file);
+  const harness = forced ?? detectHarness(text, relative);
+  const { mtime } = await fs.stat(file);
+  return { text, harness, file: relative, startTime: mtime };
+}
+
 async function convertDirectory(
   io: Io,
   directory: string,
@@ -135,18 +140,15 @@ async function convertDirectory(
     const relative = path.relative(root, file);
     progress.update(index, relative);
     try {
-      const text = await readTextFile(file);
-      const from = forced ?? detectHarness(text, relative);
-      const stat = await fs.stat(file);
-      const result = convertText(text, from, to, {
-        file: relative,
-        startTime: stat.mtime,
-        ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+      const source = await readSessionFile(file, relative, forced);
+      const converted = convertSource(source, to, {
+        dialect: options.dialect,
+        lineByLine: true,
       });
       const target = path.join(outRoot, outputName(relative, to));
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await writeFileAtomic(target, result.text, { overwrite: options.force });
-      for (const warning of result.warnings) collector.add(warning);
+      await writeSlicesAtomic(target, converted.slices, { overwrite: options.force });
+      for (const warning of converted.warnings()) collector.add(warning);
     } catch (error) {
       failed += 1;
       progress.clear();

@@ -1,0 +1,87 @@
+// An atomic file write fed slice by slice: core's writeFileAtomic contract
+// (a temporary file beside the target, flushed, then linked — no clobber —
+// or renamed with overwrite; a symlink target refused; nothing partial left
+// on failure) for text that is never one string. Used by `convert -o`.
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import * as path from "node:path";
+import { ioError, TxcriptError } from "@txcript/core";
+
+/** Carries an error thrown while producing a slice past the write-error mapping. */
+class MakerError {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Write the slices, in order, as the file `target`. Iterates `slices` while
+ * writing: an error from it removes the temporary file and is rethrown as is.
+ */
+export async function writeSlicesAtomic(
+  target: string,
+  slices: Iterable<string>,
+  options: { overwrite?: boolean } = {},
+): Promise<void> {
+  const existing = await fs.lstat(target).catch(() => undefined);
+  if (existing?.isSymbolicLink()) {
+    throw new TxcriptError("UNSAFE_PATH", "refusing to write through a symbolic link", {
+      location: { file: target },
+    });
+  }
+  if (existing && !options.overwrite) {
+    throw new TxcriptError("CONFLICT", "the target already exists", {
+      location: { file: target },
+      hint: "pass --force (or overwrite: true) to replace it",
+    });
+  }
+  const temporary = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      0o644,
+    );
+    const iterator = slices[Symbol.iterator]();
+    for (;;) {
+      // A failure making the text is the maker's error, not a write error.
+      let next: IteratorResult<string>;
+      try {
+        next = iterator.next();
+      } catch (error) {
+        throw new MakerError(error);
+      }
+      if (next.done) break;
+      const bytes = Buffer.from(next.value, "utf8");
+      let written = 0;
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        written += bytesWritten;
+      }
+    }
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    if (options.overwrite) {
+      await fs.rename(temporary, target);
+    } else {
+      // link(2) fails with EEXIST when another writer got there first.
+      await fs.link(temporary, target);
+      await fs.unlink(temporary);
+    }
+  } catch (cause) {
+    await handle?.close().catch(() => undefined);
+    await fs.unlink(temporary).catch(() => undefined);
+    if (cause instanceof MakerError) throw cause.error;
+    if (TxcriptError.isInstance(cause)) throw cause;
+    if ((cause as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new TxcriptError("CONFLICT", "another writer created the target first", {
+        location: { file: target },
+        cause,
+      });
+    }
+    throw ioError(cause, target, "write");
+  }
+}
