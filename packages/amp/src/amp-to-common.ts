@@ -20,6 +20,7 @@ import {
 } from "@txcript/core";
 import { ampLossList as losses } from "./amp-losses.js";
 import type { AmpThread } from "./amp-schema.js";
+import { isoTime } from "./amp-time.js";
 import { ampToolToCommon } from "./amp-tools.js";
 import { pathFromFileUri } from "./amp-uri.js";
 
@@ -74,22 +75,6 @@ function countOthers(object: JsonObject, known: readonly string[]): number {
   let others = 0;
   for (const key of Object.keys(object)) if (!known.includes(key)) others += 1;
   return others;
-}
-
-/** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the years ISO strings print in four digits. */
-const firstIsoTime = -62_167_219_200_000;
-const lastIsoTime = 253_402_300_799_999;
-
-/** A Common timestamp from epoch ms or an RFC 3339 string, when it is a representable time. */
-function isoTime(value: Json | undefined): string | undefined {
-  const ms =
-    typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : NaN;
-  if (!Number.isFinite(ms)) return undefined;
-  const date = new Date(ms);
-  const time = date.getTime();
-  // Outside these bounds toISOString prints a six-digit year (or throws).
-  if (!(time >= firstIsoTime && time <= lastIsoTime)) return undefined;
-  return date.toISOString();
 }
 
 function isCount(value: Json | undefined): value is number {

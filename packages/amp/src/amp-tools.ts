@@ -201,6 +201,13 @@ function dialectFor(canonical: TypedToolName, era: AmpToolEra): Dialect | undefi
  * An Amp tool call as a Common tool: typed when the input maps exactly (and
  * maps back to the identical input, key order included), else
  * `Raw {toolName: name, input}` with the input untouched.
+ *
+ * Every decode above is undone exactly by its encode whenever it succeeds
+ * (key renames are one-to-one; `read_range` ⇄ offset/limit is exact for the
+ * safe integers decode accepts; `caseSensitive` ⇄ `-i` negates a boolean),
+ * so mapping back is not re-done here for every call; the property test
+ * "ampToolFromCommon(ampToolToCommon(name, input)) = {name, input}" holds
+ * the dialects to it.
  */
 export function ampToolToCommon(name: string, input: Json): Tool {
   const dialect = byAmpName.get(name);
@@ -208,8 +215,7 @@ export function ampToolToCommon(name: string, input: Json): Tool {
     const canonicalInput = dialect.decode(input);
     if (canonicalInput !== undefined) {
       const tool = fromCanonical(dialect.canonical, canonicalInput);
-      const back = tool.name === "Raw" ? undefined : dialect.encode(canonicalInput);
-      if (back !== undefined && jsonEqual(back, input, true)) return tool;
+      if (tool.name !== "Raw") return tool;
     }
   }
   return { name: "Raw", toolName: name, input };
