@@ -161,6 +161,44 @@ describe("toCommon: timestamps", () => {
   });
 });
 
+describe("toCommon: timestamps across boundaries", () => {
+  const untimed = '{"type":"user","message":{"role":"user","content":"x"},"session_id":"s"}';
+  const timed = (time: string) =>
+    `{"type":"user","message":{"role":"user","content":"x"},"session_id":"s","timestamp":"${time}"}`;
+  it.each([
+    ["a year's end", "1999-12-31T23:59:59.990Z"],
+    ["before 1970", "1969-12-31T23:59:59.995Z"],
+    ["the year 0000", "0000-01-01T00:00:00.000Z"],
+  ])("stamps untimed lines across %s as Date#toISOString does", (_, start) => {
+    const count = 1_205;
+    const text = Array.from({ length: count }, () => untimed).join("\n");
+    const startTime = new Date(start);
+    const stamps = read(text, { startTime }).messages.map((message) => message.timestamp);
+    const expected = Array.from({ length: count }, (_, index) =>
+      new Date(startTime.getTime() + index).toISOString(),
+    );
+    expect(stamps).toEqual(expected);
+  });
+  it("formats own timestamps within one second, earlier ones too, in full", () => {
+    const text = [
+      timed("2026-06-01T08:00:00.500Z"),
+      untimed,
+      timed("2026-06-01T08:00:00.007Z"),
+      timed("2026-06-01T08:00:00.040+00:00"),
+      timed("2026-06-01T10:00:00.040+02:00"),
+      timed("2026-06-01T08:00:01Z"),
+    ].join("\n");
+    expect(read(text).messages.map((message) => message.timestamp)).toEqual([
+      "2026-06-01T08:00:00.500Z",
+      "2026-06-01T08:00:00.501Z",
+      "2026-06-01T08:00:00.007Z",
+      "2026-06-01T08:00:00.040Z",
+      "2026-06-01T08:00:00.040Z",
+      "2026-06-01T08:00:01.000Z",
+    ]);
+  });
+});
+
 describe("StreamJsonAccumulator", () => {
   it("gives a snapshot after each line, ending in the codec's transcript", () => {
     const text = fixture("claude-tools.jsonl");
