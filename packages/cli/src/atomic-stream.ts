@@ -7,6 +7,22 @@ import { constants, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { ioError, TxcriptError } from "@txcript/core";
 
+/** Characters encoded at a time: a whole-document slice is never copied into one buffer. */
+const pieceLength = 1 << 20;
+
+/** `text` in pieces of about `pieceLength`, never splitting a surrogate pair. */
+export function* pieces(text: string, length = pieceLength): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + length, text.length);
+    const last = text.charCodeAt(end - 1);
+    // A high surrogate last: leave it for the next piece (or take its pair, when alone).
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += end - 1 > start ? -1 : 1;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
 /** Carries an error thrown while producing a slice past the write-error mapping. */
 class MakerError {
   constructor(readonly error: unknown) {}
@@ -54,11 +70,13 @@ export async function writeSlicesAtomic(
         throw new MakerError(error);
       }
       if (next.done) break;
-      const bytes = Buffer.from(next.value, "utf8");
-      let written = 0;
-      while (written < bytes.length) {
-        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
-        written += bytesWritten;
+      for (const piece of pieces(next.value)) {
+        const bytes = Buffer.from(piece, "utf8");
+        let written = 0;
+        while (written < bytes.length) {
+          const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+          written += bytesWritten;
+        }
       }
     }
     await handle.sync();

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { convert, TxcriptError } from "@txcript/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeSlicesAtomic } from "./atomic-stream.js";
+import { pieces, writeSlicesAtomic } from "./atomic-stream.js";
 import { convertSource, outputSlices } from "./convert-pipeline.js";
 import { detectHarness, findHarness, harnesses } from "./harnesses.js";
 
@@ -100,6 +100,18 @@ describe("writeSlicesAtomic", () => {
     await expect(writeSlicesAtomic(target, ["b"])).rejects.toMatchObject({ code: "CONFLICT" });
     await writeSlicesAtomic(target, ["b"], { overwrite: true });
     expect(await fs.readFile(target, "utf8")).toBe("b");
+  });
+
+  it("encodes a big slice in pieces without splitting a surrogate pair", async () => {
+    const text = `a${"😀".repeat(5)}b😀`;
+    for (const length of [1, 2, 3, 4, 100]) {
+      const parts = [...pieces(text, length)];
+      expect(parts.join("")).toBe(text);
+      for (const part of parts) expect(Buffer.from(part, "utf8").toString("utf8")).toBe(part);
+    }
+    const target = path.join(directory, "emoji.txt");
+    await writeSlicesAtomic(target, [text.repeat(200_000)]);
+    expect(await fs.readFile(target, "utf8")).toBe(text.repeat(200_000));
   });
 
   it("refuses a symlink target", async () => {

@@ -91,8 +91,10 @@ export function convertSource(
   const warnings = () => collector.warnings;
   if (options.lineByLine && to.writeLines !== undefined)
     return { slices: sliced(to.writeLines(readSource(source, collector), write)), warnings };
-  const native = to.codec.fromCommon(readSource(source, collector), write);
-  return { slices: outputSlices(to, native), warnings };
+  return {
+    slices: outputSlices(to, to.codec.fromCommon(readSource(source, collector), write)),
+    warnings,
+  };
 }
 
 /** The flag JSON-lines native bodies keep for the final newline, by harness id. */
@@ -109,11 +111,11 @@ export const linesPerSlice = 1024;
  * `to.codec.serialize(native)`: a JSON-lines body is printed `perSlice` lines
  * at a time (each slice through the codec's own serialize), any other whole.
  */
-export function* outputSlices(
+export function outputSlices(
   to: Harness,
   native: unknown,
   perSlice = linesPerSlice,
-): Generator<string> {
+): Iterable<string> {
   const key = finalNewlineKey[to.id];
   const body = native as Record<string, unknown> | null;
   const lines = body?.lines;
@@ -124,9 +126,19 @@ export function* outputSlices(
     typeof body[key] !== "boolean" ||
     lines.length <= perSlice
   ) {
-    yield to.codec.serialize(native);
-    return;
+    // One string: print it before the first slice is asked for, so the body is not kept.
+    return [to.codec.serialize(native)];
   }
+  return slicesOf(to, body, key, lines, perSlice);
+}
+
+function* slicesOf(
+  to: Harness,
+  body: Record<string, unknown>,
+  key: string,
+  lines: unknown[],
+  perSlice: number,
+): Generator<string> {
   for (let start = 0; start < lines.length; start += perSlice) {
     const end = Math.min(start + perSlice, lines.length);
     // Every slice but the last ends in a newline; the last keeps the body's own flag.
