@@ -10,7 +10,7 @@ import {
   assertSafeThreadId,
   isAmpThreadId,
 } from "./amp-ids.js";
-import { scanThreadHead } from "./amp-scan.js";
+import { scanThreadHead, scanThreadStart } from "./amp-scan.js";
 import { fileUriFromPath, pathFromFileUri } from "./amp-uri.js";
 
 describe("ampThreadId", () => {
@@ -125,5 +125,40 @@ describe("scanThreadHead", () => {
       v: 1,
     });
     expect(scanThreadHead("[1]")).toBeUndefined();
+  });
+  it("ends strings at the first quote after an even run of backslashes", () => {
+    expect(scanThreadHead('{"title":"a\\\\","v":3}')).toEqual({ title: "a\\", v: 3 });
+    expect(scanThreadHead('{"title":"\\\\\\"x]","messages":["\\\\",1],"v":1}')).toEqual({
+      title: '\\"x]',
+      messageCount: 2,
+      v: 1,
+    });
+  });
+  it("skips any whitespace /\\s/ knows between tokens, as it always has", () => {
+    expect(scanThreadHead('\ufeff{\u00a0"v":\u2028 1,\u3000"messages"\t:\r\n[\u205f]}')).toEqual({
+      v: 1,
+      messageCount: 0,
+    });
+  });
+});
+
+describe("scanThreadStart", () => {
+  const text = '{"v": 1, "title": "t", "messages": [{}, {}], "env": {}}';
+  it("is settled once the scan reaches messages, unsettled when cut before it", () => {
+    expect(scanThreadStart(text.slice(0, 20))).toEqual({ head: { v: 1 }, settled: false });
+    expect(scanThreadStart(text.slice(0, 40))).toEqual({
+      head: { v: 1, title: "t" },
+      settled: true,
+    });
+    expect(scanThreadStart(text)).toEqual({
+      head: { v: 1, title: "t", messageCount: 2 },
+      settled: true,
+    });
+  });
+  it("stops at messages without counting when told the text is not the whole file", () => {
+    expect(scanThreadStart(text, { countMessages: false })).toEqual({
+      head: { v: 1, title: "t" },
+      settled: true,
+    });
   });
 });

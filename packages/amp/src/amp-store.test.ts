@@ -217,4 +217,70 @@ describe("AmpStore.discover", () => {
     expect(found).toEqual([expect.objectContaining({ id, title: "First", cwd: "/w" })]);
     expect(found[0]?.messageCount).toBeUndefined();
   });
+
+  it("reads further when the keys before `messages` outgrow the first head, up to 256 KiB", async () => {
+    const store = new AmpStore({ root });
+    mkdirSync(root, { recursive: true });
+    const filler =
+      `{"role":"user","content":[{"type":"text","text":"${"x".repeat(1000)}"}]},`.repeat(300);
+    const thread = (id: string, title: string) =>
+      writeFileSync(
+        path.join(root, `${id}.json`),
+        `{"v": 1, "id": "${id}", "title": "${title}", "env": {"initial": {"trees": [{"uri": "file:///w"}]}}, "messages": [${filler}{}]}`,
+      );
+    // A 100 KB title: found after reading on past the first 16 KiB.
+    const long = "T-00000000-0000-4000-8000-00000000000a";
+    thread(long, "t".repeat(100_000));
+    // A 300 KB title: past the bound, so only what precedes it is known.
+    const huge = "T-00000000-0000-4000-8000-00000000000b";
+    thread(huge, "h".repeat(300_000));
+    const { found, skipped } = await list(store);
+    expect(skipped).toEqual([]);
+    expect(found.map((entry) => [entry.id, entry.title?.length, entry.cwd])).toEqual([
+      [long, 100_000, "/w"],
+      [huge, undefined, undefined],
+    ]);
+  });
+
+  it("counts messages of a thread that fits in the head, not of a longer one", async () => {
+    const store = new AmpStore({ root });
+    const native = ampCodec.fromCommon(transcript);
+    const { id: small } = await store.save(native);
+    const many: Transcript = {
+      ...transcript,
+      meta: { ...transcript.meta, id: "a longer session" },
+      messages: Array.from({ length: 40 }, () => transcript.messages).flat(),
+    };
+    // 80 messages of padding text: over 16 KiB.
+    for (const message of many.messages)
+      message.content = [{ type: "text", text: "y".repeat(300) }];
+    const { id: large, path: largeFile } = await store.save(ampCodec.fromCommon(many));
+    expect(readFileSync(largeFile, "utf8").length).toBeGreaterThan(16 * 1024);
+    const { found } = await list(store);
+    const byId = new Map(found.map((entry) => [entry.id, entry]));
+    expect(byId.get(small)?.messageCount).toBe(2);
+    expect(byId.get(large)).toEqual(
+      expect.objectContaining({ id: large, title: "First", cwd: "/w" }),
+    );
+    expect(byId.get(large)?.messageCount).toBeUndefined();
+  });
+
+  it("lists hundreds of threads in file-name order, with skips in between", async () => {
+    const store = new AmpStore({ root });
+    mkdirSync(root, { recursive: true });
+    const text = ampCodec.serialize(ampCodec.fromCommon(transcript));
+    const ids: string[] = [];
+    for (let index = 0; index < 300; index += 1) {
+      const id = `T-00000000-0000-4000-8000-${String(index).padStart(12, "0")}`;
+      if (index % 50 === 7) writeFileSync(path.join(root, `${id}.json`), '{"not": "a thread"}');
+      else {
+        writeFileSync(path.join(root, `${id}.json`), text.replace(/"T-[^"]*"/, `"${id}"`));
+        ids.push(id);
+      }
+    }
+    const { found, skipped } = await list(store);
+    expect(found.map((entry) => entry.id)).toEqual(ids);
+    expect(found.every((entry) => entry.messageCount === 2 && entry.title === "First")).toBe(true);
+    expect(skipped).toHaveLength(6);
+  });
 });
