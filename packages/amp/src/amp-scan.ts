@@ -136,7 +136,9 @@ export function scanThreadStart(
       if (text[index] === ",") index = skipSpace(text, index + 1);
       if (text[index] !== '"') return { head, settled: true };
       const keyEnd = stringEnd(text, index);
-      const key = decode(text.slice(index, keyEnd));
+      // A key without escapes is its own text (only compared with plain names below).
+      const raw = text.slice(index + 1, keyEnd - 1);
+      const key = raw.includes("\\") ? decode(text.slice(index, keyEnd)) : raw;
       index = skipSpace(text, keyEnd);
       if (text[index] !== ":") return { head, settled: true };
       if (key === "messages") {
