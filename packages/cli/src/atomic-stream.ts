@@ -23,6 +23,17 @@ export function* pieces(text: string, length = pieceLength): Generator<string> {
   }
 }
 
+/** Bytes gathered before a write(2). */
+const bufferBytes = 1 << 20;
+
+async function writeAll(handle: fs.FileHandle, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+    written += bytesWritten;
+  }
+}
+
 /** Carries an error thrown while producing a slice past the write-error mapping. */
 class MakerError {
   constructor(readonly error: unknown) {}
@@ -60,6 +71,8 @@ export async function writeSlicesAtomic(
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
       0o644,
     );
+    const buffer = Buffer.allocUnsafe(bufferBytes);
+    let used = 0;
     const iterator = slices[Symbol.iterator]();
     for (;;) {
       // A failure making the text is the maker's error, not a write error.
@@ -70,15 +83,17 @@ export async function writeSlicesAtomic(
         throw new MakerError(error);
       }
       if (next.done) break;
-      for (const piece of pieces(next.value)) {
-        const bytes = Buffer.from(piece, "utf8");
-        let written = 0;
-        while (written < bytes.length) {
-          const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
-          written += bytesWritten;
-        }
+      const text = next.value;
+      // Small slices are gathered into one reused buffer; a big one is encoded a piece at a time.
+      if (text.length * 3 <= buffer.length - used) used += buffer.write(text, used, "utf8");
+      else {
+        await writeAll(handle, buffer.subarray(0, used));
+        used = 0;
+        if (text.length * 3 <= buffer.length) used = buffer.write(text, 0, "utf8");
+        else for (const piece of pieces(text)) await writeAll(handle, Buffer.from(piece, "utf8"));
       }
     }
+    await writeAll(handle, buffer.subarray(0, used));
     await handle.sync();
     await handle.close();
     handle = undefined;

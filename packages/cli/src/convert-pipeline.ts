@@ -52,17 +52,12 @@ function readSource(source: ConversionSource, collector: WarningCollector): Tran
   );
 }
 
-/** Lines joined into slices of `perSlice`, each line followed by its newline. */
-function* sliced(lines: Iterable<string>, perSlice = linesPerSlice): Generator<string> {
-  let batch: string[] = [];
+/** Each line, then its newline: slices a writer gathers without joining them first. */
+function* withNewlines(lines: Iterable<string>): Generator<string> {
   for (const line of lines) {
-    batch.push(line);
-    if (batch.length === perSlice) {
-      yield `${batch.join("\n")}\n`;
-      batch = [];
-    }
+    yield line;
+    yield "\n";
   }
-  if (batch.length > 0) yield `${batch.join("\n")}\n`;
 }
 
 /**
@@ -90,7 +85,7 @@ export function convertSource(
   };
   const warnings = () => collector.warnings;
   if (options.lineByLine && to.writeLines !== undefined)
-    return { slices: sliced(to.writeLines(readSource(source, collector), write)), warnings };
+    return { slices: withNewlines(to.writeLines(readSource(source, collector), write)), warnings };
   return {
     slices: outputSlices(to, to.codec.fromCommon(readSource(source, collector), write)),
     warnings,
