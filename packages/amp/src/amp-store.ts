@@ -1,8 +1,9 @@
 // AmpStore: the local-first Amp CLI's threads directory, one
 // `<T-id>.json` per thread. Discovery reads only a small head of each file
 // (the `v` sniff, title, cwd; the message count when that is the whole
-// file); writes are atomic and never clobber unless asked. Current Amp builds do not read this directory: it is for
-// era-matched CLIs and for archives.
+// file); writes are atomic and never clobber unless asked. Current Amp
+// builds do not read this directory: it is for era-matched CLIs and for
+// archives.
 import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
