@@ -1,13 +1,11 @@
 // The lean convert path: slices that add up to exactly what the codecs
-// serialize (line by line or whole), the input text taken once parsed, and a
-// sliced atomic write that leaves nothing behind when making the text fails.
-import { promises as fs, readdirSync, readFileSync } from "node:fs";
-import * as os from "node:os";
+// serialize (line by line or whole), and the input text taken once parsed.
+// The sliced atomic write itself is core's writeFileAtomic (files.test.ts).
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { convert, TxcriptError } from "@txcript/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pieces, writeSlicesAtomic } from "./atomic-stream.js";
+import { convert } from "@txcript/core";
+import { describe, expect, it } from "vitest";
 import { convertSource, outputSlices } from "./convert-pipeline.js";
 import { detectHarness, findHarness, harnesses } from "./harnesses.js";
 
@@ -81,61 +79,5 @@ describe("outputSlices", () => {
         expect(slices.join("")).toBe(text);
       }
     }
-  });
-});
-
-describe("writeSlicesAtomic", () => {
-  let directory: string;
-  beforeEach(async () => {
-    directory = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-slices-"));
-  });
-  afterEach(async () => {
-    await fs.rm(directory, { recursive: true, force: true });
-  });
-
-  it("writes the slices in order, and refuses to clobber without overwrite", async () => {
-    const target = path.join(directory, "out.jsonl");
-    await writeSlicesAtomic(target, ["a\n", "", "ü\n"]);
-    expect(await fs.readFile(target, "utf8")).toBe("a\nü\n");
-    await expect(writeSlicesAtomic(target, ["b"])).rejects.toMatchObject({ code: "CONFLICT" });
-    await writeSlicesAtomic(target, ["b"], { overwrite: true });
-    expect(await fs.readFile(target, "utf8")).toBe("b");
-  });
-
-  it("encodes a big slice in pieces without splitting a surrogate pair", async () => {
-    const text = `a${"😀".repeat(5)}b😀`;
-    for (const length of [1, 2, 3, 4, 100]) {
-      const parts = [...pieces(text, length)];
-      expect(parts.join("")).toBe(text);
-      for (const part of parts) expect(Buffer.from(part, "utf8").toString("utf8")).toBe(part);
-    }
-    const target = path.join(directory, "emoji.txt");
-    await writeSlicesAtomic(target, [text.repeat(200_000)]);
-    expect(await fs.readFile(target, "utf8")).toBe(text.repeat(200_000));
-  });
-
-  it("refuses a symlink target", async () => {
-    const target = path.join(directory, "link");
-    await fs.symlink(path.join(directory, "elsewhere"), target);
-    await expect(writeSlicesAtomic(target, ["x"], { overwrite: true })).rejects.toMatchObject({
-      code: "UNSAFE_PATH",
-    });
-  });
-
-  it("leaves nothing behind and rethrows the error as is when a slice cannot be made", async () => {
-    const target = path.join(directory, "out.jsonl");
-    const failure = new TxcriptError("TOO_LARGE", "too deep");
-    function* slices() {
-      yield "first\n";
-      throw failure;
-    }
-    await expect(writeSlicesAtomic(target, slices())).rejects.toBe(failure);
-    const plain = new RangeError("not ours");
-    function* broken() {
-      yield "x";
-      throw plain;
-    }
-    await expect(writeSlicesAtomic(target, broken())).rejects.toBe(plain);
-    expect(await fs.readdir(directory)).toEqual([]);
   });
 });

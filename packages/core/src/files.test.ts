@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TxcriptError } from "./errors.js";
-import { assertInside, readHead, writeFileAtomic } from "./files.js";
+import { assertInside, readHead, textPieces, writeFileAtomic } from "./files.js";
 
 // The child processes load TypeScript source through tsx, resolved from this package.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -120,5 +120,53 @@ describe("readHead", () => {
     await fs.writeFile(file, "ab😀cd");
     expect(await readHead(file, 4)).toBe("ab");
     expect(await readHead(file, 100)).toBe("ab😀cd");
+  });
+});
+
+describe("writeFileAtomic with text in slices", () => {
+  it("writes the slices in order, and refuses to clobber without overwrite", async () => {
+    const target = path.join(directory, "out.jsonl");
+    await writeFileAtomic(target, ["a\n", "", "ü\n"]);
+    expect(await fs.readFile(target, "utf8")).toBe("a\nü\n");
+    await expect(writeFileAtomic(target, ["b"])).rejects.toMatchObject({ code: "CONFLICT" });
+    await writeFileAtomic(target, ["b"], { overwrite: true });
+    expect(await fs.readFile(target, "utf8")).toBe("b");
+  });
+
+  it("encodes a big slice in pieces without splitting a surrogate pair", async () => {
+    const text = `a${"😀".repeat(5)}b😀`;
+    for (const length of [1, 2, 3, 4, 100]) {
+      const parts = [...textPieces(text, length)];
+      expect(parts.join("")).toBe(text);
+      for (const part of parts) expect(Buffer.from(part, "utf8").toString("utf8")).toBe(part);
+    }
+    const target = path.join(directory, "emoji.txt");
+    await writeFileAtomic(target, [text.repeat(200_000)]);
+    expect(await fs.readFile(target, "utf8")).toBe(text.repeat(200_000));
+  });
+
+  it("refuses a symlink target", async () => {
+    const target = path.join(directory, "link");
+    await fs.symlink(path.join(directory, "elsewhere"), target);
+    await expect(writeFileAtomic(target, ["x"], { overwrite: true })).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+    });
+  });
+
+  it("leaves nothing behind and rethrows the error as is when a slice cannot be made", async () => {
+    const target = path.join(directory, "out.jsonl");
+    const failure = new TxcriptError("TOO_LARGE", "too deep");
+    function* slices() {
+      yield "first\n";
+      throw failure;
+    }
+    await expect(writeFileAtomic(target, slices())).rejects.toBe(failure);
+    const plain = new RangeError("not ours");
+    function* broken() {
+      yield "x";
+      throw plain;
+    }
+    await expect(writeFileAtomic(target, broken())).rejects.toBe(plain);
+    expect(await fs.readdir(directory)).toEqual([]);
   });
 });

@@ -14,15 +14,81 @@ export interface WriteAtomicOptions {
   harness?: string;
 }
 
+/** What `writeFileAtomic` writes: one string or buffer, or text in slices that is never one string. */
+export type AtomicContent = string | Uint8Array | Iterable<string>;
+
+/** Characters encoded at a time, so a whole-document slice is never copied into one buffer. */
+const pieceLength = 1 << 20;
+/** Bytes gathered before a write(2). */
+const bufferBytes = 1 << 20;
+
+/** `text` in pieces of about `length` characters, never splitting a surrogate pair. */
+export function* textPieces(text: string, length = pieceLength): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + length, text.length);
+    const last = text.charCodeAt(end - 1);
+    // A high surrogate last: leave it for the next piece (or take its pair, when alone).
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += end - 1 > start ? -1 : 1;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+async function writeAll(handle: fs.FileHandle, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+    written += bytesWritten;
+  }
+}
+
+/** Carries an error thrown while producing a slice past the write-error mapping. */
+class ProducerError {
+  constructor(readonly error: unknown) {}
+}
+
+async function writeContent(handle: fs.FileHandle, content: AtomicContent): Promise<void> {
+  if (typeof content === "string" || content instanceof Uint8Array) {
+    await handle.writeFile(content);
+    return;
+  }
+  // Small slices are gathered into one reused buffer; a big one is encoded a piece at a time.
+  const buffer = Buffer.allocUnsafe(bufferBytes);
+  let used = 0;
+  const iterator = content[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = iterator.next();
+    } catch (error) {
+      // A failure making the text is the producer's error, not a write error.
+      throw new ProducerError(error);
+    }
+    if (next.done) break;
+    const text = next.value;
+    if (text.length * 3 <= buffer.length - used) used += buffer.write(text, used, "utf8");
+    else {
+      await writeAll(handle, buffer.subarray(0, used));
+      used = 0;
+      if (text.length * 3 <= buffer.length) used = buffer.write(text, 0, "utf8");
+      else for (const piece of textPieces(text)) await writeAll(handle, Buffer.from(piece, "utf8"));
+    }
+  }
+  await writeAll(handle, buffer.subarray(0, used));
+}
+
 /**
- * Write `data` to `target` atomically: a temporary file in the same
+ * Write `content` to `target` atomically: a temporary file in the same
  * directory, flushed, then linked (no-clobber: two racing writers cannot
  * both win) or renamed (overwrite). A failure midway removes the temporary
- * file and leaves no partial target. A symlink target is refused.
+ * file and leaves no partial target. A symlink target is refused. Content
+ * given as slices is iterated while writing; an error thrown by the
+ * iterable is rethrown as it is.
  */
 export async function writeFileAtomic(
   target: string,
-  data: string | Uint8Array,
+  content: AtomicContent,
   options: WriteAtomicOptions = {},
 ): Promise<void> {
   const harness = options.harness === undefined ? {} : { harness: options.harness };
@@ -53,7 +119,7 @@ export async function writeFileAtomic(
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
       0o644,
     );
-    await handle.writeFile(data);
+    await writeContent(handle, content);
     await handle.sync();
     await handle.close();
     handle = undefined;
@@ -67,6 +133,7 @@ export async function writeFileAtomic(
   } catch (cause) {
     await handle?.close().catch(() => undefined);
     await fs.unlink(temporary).catch(() => undefined);
+    if (cause instanceof ProducerError) throw cause.error;
     if (TxcriptError.isInstance(cause)) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "EEXIST") {

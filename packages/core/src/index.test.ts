@@ -47,6 +47,7 @@ describe("public exports", () => {
         "readTextFile",
         "resolveRange",
         "stringifyJson",
+        "textPieces",
         "toCanonical",
         "toText",
         "toTranscript",

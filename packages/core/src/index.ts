@@ -21,8 +21,15 @@ export type { ConvertOptions, ConvertResult } from "./convert.js";
 export { convert, toTranscript } from "./convert.js";
 export type { TxcriptErrorCode, TxcriptErrorLocation, TxcriptErrorOptions } from "./errors.js";
 export { errorCodes, jsonPath, TxcriptError } from "./errors.js";
-export type { WriteAtomicOptions } from "./files.js";
-export { assertInside, ioError, readHead, readTextFile, writeFileAtomic } from "./files.js";
+export type { AtomicContent, WriteAtomicOptions } from "./files.js";
+export {
+  assertInside,
+  ioError,
+  readHead,
+  readTextFile,
+  textPieces,
+  writeFileAtomic,
+} from "./files.js";
 export type { Json, JsonObject, ParseJsonOptions } from "./json.js";
 export {
   isJsonObject,

@@ -3,9 +3,8 @@
 // The batch reports a bad file and goes on; any failure makes the exit 1.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { readTextFile, TxcriptError, WarningCollector } from "@txcript/core";
+import { readTextFile, TxcriptError, WarningCollector, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
-import { writeSlicesAtomic } from "../atomic-stream.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
 import { readInput } from "../input.js";
@@ -77,7 +76,7 @@ async function writeConverted(
   }
   const target = path.resolve(io.cwd, output);
   await fs.mkdir(path.dirname(target), { recursive: true });
-  await writeSlicesAtomic(target, slices, { overwrite: force });
+  await writeFileAtomic(target, slices, { overwrite: force });
   await write(io.stderr, `txcript: wrote ${output}\n`);
 }
 
@@ -147,7 +146,7 @@ async function convertDirectory(
       });
       const target = path.join(outRoot, outputName(relative, to));
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await writeSlicesAtomic(target, converted.slices, { overwrite: options.force });
+      await writeFileAtomic(target, converted.slices, { overwrite: options.force });
       for (const warning of converted.warnings()) collector.add(warning);
     } catch (error) {
       failed += 1;
