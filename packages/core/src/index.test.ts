@@ -55,6 +55,7 @@ describe("public exports", () => {
         "toolName",
         "typedToolNames",
         "uuidV5",
+        "uuidV5In",
         "validateTranscript",
         "warn",
         "writeFileAtomic",

@@ -71,4 +71,4 @@ export {
   toolName,
   typedToolNames,
 } from "./tools.js";
-export { isUuid, uuidV5 } from "./uuid.js";
+export { isUuid, uuidV5, uuidV5In } from "./uuid.js";
