@@ -30,3 +30,44 @@ describe("commonCodec.parse", () => {
     expect(commonCodec.detect('{"v": 1, "format": "other"}')).toBe(false);
   });
 });
+
+describe("hostile depth", () => {
+  const deepInput = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  const documentWith = (depth: number) =>
+    `{"format":"txcript.common/v1","meta":{"id":"x","timestamp":"2026-01-01T00:00:00.000Z"},"messages":[{"role":"assistant","timestamp":"2026-01-01T00:00:00.000Z","content":[{"type":"tool_use","id":"t","tool":{"name":"Raw","toolName":"X","input":${deepInput(depth)}}}]}]}`;
+  it("commonCodec.parse turns zod's recursion limit into TOO_LARGE", () => {
+    for (const depth of [3_000, 100_000]) {
+      let caught: unknown;
+      try {
+        commonCodec.parse(documentWith(depth), { file: "deep.json" });
+      } catch (error) {
+        caught = error;
+      }
+      expect(TxcriptError.isInstance(caught), `depth ${depth}: ${String(caught)}`).toBe(true);
+      expect((caught as TxcriptError).code).toBe("TOO_LARGE");
+      expect((caught as TxcriptError).location.file).toBe("deep.json");
+    }
+  });
+  it("toText shows a deeply nested tool input as a note instead of throwing", async () => {
+    const { toText } = await import("./text.js");
+    let input: unknown = [];
+    for (let index = 0; index < 100_000; index += 1) input = [input];
+    const text = toText({
+      meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [
+        {
+          role: "assistant",
+          timestamp: "2026-01-01T00:00:00.000Z",
+          content: [
+            {
+              type: "tool_use",
+              id: "t",
+              tool: { name: "Raw", toolName: "X", input: input as never },
+            },
+          ],
+        },
+      ],
+    });
+    expect(text).toContain("→ X (nested too deeply to show)");
+  });
+});

@@ -21,9 +21,29 @@ export function validateTranscript(
   value: unknown,
   options: { harness?: string; file?: string } = {},
 ): Transcript {
-  const result = z.strictObject({ meta: Meta, messages: z.array(Message) }).safeParse(value);
+  const result = safeParseDeep(TranscriptShape, value, options);
   if (result.success) return value as Transcript;
   throw zodError(result.error, options);
+}
+
+const TranscriptShape = z.strictObject({ meta: Meta, messages: z.array(Message) });
+
+/** zod validates JSON values recursively: hostile depth is a size error, not a RangeError. */
+function safeParseDeep<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  options: { harness?: string; file?: string },
+) {
+  try {
+    return schema.safeParse(value);
+  } catch (cause) {
+    if (!(cause instanceof RangeError)) throw cause;
+    throw new TxcriptError("TOO_LARGE", "the document is nested too deeply to validate", {
+      harness: options.harness ?? "common",
+      location: { ...(options.file === undefined ? {} : { file: options.file }), path: "$" },
+      cause,
+    });
+  }
 }
 
 function zodError(error: z.ZodError, options: { harness?: string; file?: string }): TxcriptError {
@@ -67,7 +87,7 @@ export const commonCodec: Codec<CommonDocument> = {
         },
       );
     }
-    const result = CommonDocument.safeParse(value);
+    const result = safeParseDeep(CommonDocument, value, options);
     if (!result.success) throw zodError(result.error, options);
     // The validated input itself, not zod's rebuilt copy: key order survives.
     return value as unknown as CommonDocument;

@@ -75,3 +75,19 @@ describe("jsonErrorOffset", () => {
     );
   });
 });
+
+describe("parseJson and numbers past the double range", () => {
+  it("refuses 1e400 with its JSON path instead of reading Infinity", () => {
+    const error = caught(() => parseJson('{"a":[1,{"n":-1e400}]}', { file: "f.json", line: 3 }));
+    expect(error.code).toBe("INVALID_DOCUMENT");
+    expect(error.location).toEqual({ file: "f.json", line: 3, path: "$.a[1].n" });
+  });
+  it("refuses a 400-digit integer the same way, and accepts 1e308", () => {
+    expect(caught(() => parseJson(`[${"9".repeat(400)}]`)).location.path).toBe("$[0]");
+    expect(parseJson("[1e308, -1.7976931348623157e308]")).toEqual([1e308, -1.7976931348623157e308]);
+  });
+  it("walks hostile depth without overflowing", () => {
+    const deep = `${"[".repeat(100_000)}1e400${"]".repeat(100_000)}`;
+    expect(caught(() => parseJson(deep)).code).toBe("INVALID_DOCUMENT");
+  });
+});

@@ -2,7 +2,7 @@
 // `parseJson` never throws anything but TxcriptError: syntax errors carry the
 // line and column, and hostile depth (a RangeError from the engine) becomes a
 // TOO_LARGE error instead of escaping.
-import { TxcriptError, type TxcriptErrorLocation } from "./errors.js";
+import { jsonPath, TxcriptError, type TxcriptErrorLocation } from "./errors.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -39,8 +39,9 @@ export interface ParseJsonOptions {
 
 /** JSON.parse with errors as TxcriptError (INVALID_JSON or TOO_LARGE) carrying a location. */
 export function parseJson(text: string, options: ParseJsonOptions = {}): Json {
+  let value: Json;
   try {
-    return JSON.parse(text) as Json;
+    value = JSON.parse(text) as Json;
   } catch (cause) {
     const location: TxcriptErrorLocation = {};
     if (options.file !== undefined) location.file = options.file;
@@ -74,6 +75,70 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): Json {
       hint: `expected one JSON document, got ${quote(text, 80)}`,
     });
   }
+  // JSON.parse reads 1e400 as Infinity, which no JSON writer can carry
+  // back (JSON.stringify prints null): refuse it where it stands.
+  if (hasNonFiniteNumber(value)) {
+    const path = nonFinitePath(value);
+    throw new TxcriptError("INVALID_DOCUMENT", "a number is out of range (past ±1.8e308)", {
+      ...(options.harness === undefined ? {} : { harness: options.harness }),
+      location: {
+        ...(options.file === undefined ? {} : { file: options.file }),
+        ...(options.line === undefined ? {} : { line: options.line }),
+        path,
+      },
+      hint: "JSON numbers must fit a double",
+    });
+  }
+  return value;
+}
+
+/** Iterative, so hostile depth cannot overflow it. */
+function hasNonFiniteNumber(root: Json): boolean {
+  const stack: Json[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop() as Json;
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) return true;
+    } else if (typeof value === "object" && value !== null) {
+      const items = Array.isArray(value) ? value : Object.values(value);
+      for (const item of items)
+        if (typeof item === "number" || (typeof item === "object" && item !== null))
+          stack.push(item);
+    }
+  }
+  return false;
+}
+
+/** The JSON path of the first non-finite number (only called once one is known to exist). */
+function nonFinitePath(root: Json): string {
+  // Each entry links to its parent, so deep documents cost no copied paths.
+  interface Step {
+    value: Json;
+    parent: Step | undefined;
+    segment: string | number;
+  }
+  const stack: Step[] = [{ value: root, parent: undefined, segment: "" }];
+  while (stack.length > 0) {
+    const step = stack.pop() as Step;
+    const { value } = step;
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      const segments: (string | number)[] = [];
+      for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent)
+        segments.push(at.segment);
+      return jsonPath(segments.reverse());
+    }
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index -= 1)
+        stack.push({ value: value[index] as Json, parent: step, segment: index });
+    } else if (typeof value === "object" && value !== null) {
+      const keys = Object.keys(value);
+      for (let index = keys.length - 1; index >= 0; index -= 1) {
+        const key = keys[index] as string;
+        stack.push({ value: value[key] as Json, parent: step, segment: key });
+      }
+    }
+  }
+  return "$";
 }
 
 /**

@@ -80,6 +80,15 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
+/** JSON for a preview, never throwing: hostile depth shows as a note instead. */
+function preview(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "undefined";
+  } catch {
+    return "(nested too deeply to show)";
+  }
+}
+
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
@@ -106,13 +115,11 @@ function blockLines(
     case "tool_use": {
       const { name, input } = toCanonical(block.tool);
       return [
-        paint("cyan", `  → ${name} ${cut(JSON.stringify(input), max)}`) +
-          paint("dim", ` [${block.id}]`),
+        paint("cyan", `  → ${name} ${cut(preview(input), max)}`) + paint("dim", ` [${block.id}]`),
       ];
     }
     case "tool_result": {
-      const body =
-        typeof block.content === "string" ? block.content : JSON.stringify(block.content);
+      const body = typeof block.content === "string" ? block.content : preview(block.content);
       const label = block.isError ? paint("red", "  ← error") : paint("yellow", "  ←");
       const [first = "", ...rest] = cut(body, max).split("\n");
       return [
