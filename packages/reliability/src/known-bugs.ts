@@ -37,22 +37,6 @@ export const knownBugs: readonly KnownBug[] = [
       violation.includes("stream_json.toCommon returned an invalid Common transcript") &&
       violation.includes("at $.meta.id"),
   },
-  {
-    id: "a number past the double range (1e400) reaches Common as Infinity",
-    parsers: ["amp", "stream_json", "claude_code"],
-    matches: (violation) =>
-      violation.includes(".toCommon returned an invalid Common transcript") &&
-      violation.includes("holds a non-finite number"),
-  },
-  {
-    id: "core: commonCodec.parse and validateTranscript let RangeError escape on deeply nested JSON",
-    parsers: ["common"],
-    matches: (violation) =>
-      violation.includes("core validateTranscript RangeError") ||
-      violation.includes(
-        "common.parse let a non-TxcriptError escape: RangeError: Maximum call stack size exceeded",
-      ),
-  },
 ];
 
 const hits = new Map<string, number>();
