@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -137,6 +138,55 @@ describe("AmpStore save / load / delete", () => {
     expect(await code(store.save(native, { overwrite: true }))).toBe("UNSAFE_PATH");
     expect(await code(store.load(id))).toBe("UNSAFE_PATH");
     expect(readFileSync(outside, "utf8")).toBe("precious");
+  });
+
+  // Each would block (a FIFO with no writer) or read a directory: the race
+  // against a timer turns a hang into a failure instead of a stuck run.
+  async function settled(promise: Promise<unknown>): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve("hung"), 5000);
+    });
+    try {
+      return await Promise.race([code(promise), hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  it.skipIf(process.platform === "win32")(
+    "refuses to load or delete a FIFO named like a thread, without blocking",
+    async () => {
+      const store = new AmpStore({ root });
+      const { id, path: file } = await store.save(ampCodec.fromCommon(transcript));
+      rmSync(file);
+      execFileSync("mkfifo", [file]);
+      expect(await settled(store.load(id))).toBe("IO");
+      expect(await settled(store.delete(id))).toBe("IO");
+      expect(existsSync(file)).toBe(true);
+    },
+  );
+
+  it("refuses to load or delete a directory named like a thread", async () => {
+    const store = new AmpStore({ root });
+    const { id, path: file } = await store.save(ampCodec.fromCommon(transcript));
+    rmSync(file);
+    mkdirSync(file);
+    expect(await settled(store.load(id))).toBe("IO");
+    expect(await settled(store.delete(id))).toBe("IO");
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it("refuses to delete through a symbolic link, leaving link and target", async () => {
+    const store = new AmpStore({ root });
+    const id = ampCodec.fromCommon(transcript).document.id as string;
+    mkdirSync(root, { recursive: true });
+    const outside = path.join(scratch, "target.json");
+    writeFileSync(outside, "precious");
+    symlinkSync(outside, path.join(root, `${id}.json`));
+    expect(await code(store.delete(id))).toBe("UNSAFE_PATH");
+    expect(readFileSync(outside, "utf8")).toBe("precious");
+    expect(readdirSync(root)).toEqual([`${id}.json`]);
   });
 
   it("refuses a document without a string id", async () => {

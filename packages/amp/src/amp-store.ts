@@ -12,7 +12,6 @@ import {
   assertInside,
   type Discovered,
   ioError,
-  readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -111,6 +110,21 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+function symbolicLink(file: string, action: "read" | "delete"): TxcriptError {
+  return new TxcriptError("UNSAFE_PATH", `refusing to ${action} a thread through a symbolic link`, {
+    harness: "amp",
+    location: { file },
+  });
+}
+
+function notRegular(file: string, action: "read" | "delete"): TxcriptError {
+  return new TxcriptError(
+    "IO",
+    `refusing to ${action} ${file}: not a regular file (a FIFO, directory or device named like a thread)`,
+    { harness: "amp", location: { file } },
+  );
+}
+
 export class AmpStore implements Store<AmpThread> {
   readonly harness = "amp";
   readonly root: string;
@@ -196,17 +210,39 @@ export class AmpStore implements Store<AmpThread> {
     }
   }
 
+  /**
+   * Reads thread `id`. Refuses a symbolic link (UNSAFE_PATH) and anything
+   * but a regular file (IO): the file is opened without following a link and
+   * without blocking, then checked through the open descriptor, so a FIFO or
+   * device named like a thread is refused, never waited on, and a file
+   * swapped in between the check and the read is not the one read.
+   */
   async load(id: string): Promise<AmpThread> {
     const file = this.pathOf(id);
-    const stat = await fs.lstat(file).catch((cause: unknown) => {
+    let handle: import("node:fs/promises").FileHandle;
+    try {
+      handle = await fs.open(file, openFlags | (fsSync.constants.O_NOFOLLOW ?? 0));
+    } catch (cause) {
+      // O_NOFOLLOW makes open fail with ELOOP on a link; lstat names it plainly.
+      const link = await fs.lstat(file).then(
+        (stat) => stat.isSymbolicLink(),
+        () => false,
+      );
+      if (link) throw symbolicLink(file, "read");
       throw ioError(cause, file, "read", "amp");
-    });
-    if (stat.isSymbolicLink())
-      throw new TxcriptError("UNSAFE_PATH", "refusing to read a thread through a symbolic link", {
-        harness: "amp",
-        location: { file },
-      });
-    return ampCodec.parse(await readTextFile(file, { harness: "amp" }), { file });
+    }
+    let text: string;
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notRegular(file, "read");
+      text = await handle.readFile({ encoding: "utf8" });
+    } catch (cause) {
+      if (TxcriptError.isInstance(cause)) throw cause;
+      throw ioError(cause, file, "read", "amp");
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    return ampCodec.parse(text, { file });
   }
 
   async save(native: AmpThread, options: SaveOptions = {}): Promise<{ id: string; path: string }> {
@@ -228,8 +264,19 @@ export class AmpStore implements Store<AmpThread> {
     return { id, path: file };
   }
 
+  /**
+   * Deletes thread `id`'s file. Only a regular file is deleted: a symbolic
+   * link (UNSAFE_PATH) or a FIFO, directory or device (IO) named like a
+   * thread is not this store's to remove. (unlink never follows a link nor
+   * blocks; the lstat is the check, not a guard against a swap after it.)
+   */
   async delete(id: string): Promise<void> {
     const file = this.pathOf(id);
+    const stat = await fs.lstat(file).catch((cause: unknown) => {
+      throw ioError(cause, file, "delete", "amp");
+    });
+    if (stat.isSymbolicLink()) throw symbolicLink(file, "delete");
+    if (!stat.isFile()) throw notRegular(file, "delete");
     await fs.unlink(file).catch((cause: unknown) => {
       throw ioError(cause, file, "delete", "amp");
     });
