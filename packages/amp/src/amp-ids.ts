@@ -2,7 +2,7 @@
 // CLI reads (observed: `amp threads markdown` rejects anything else) and the
 // only shape this package lets name a file. Foreign ids (a Claude session
 // UUID, a stream-json session id) map deterministically into that shape.
-import { TxcriptError, uuidV5 } from "@txcript/core";
+import { quote, TxcriptError, uuidV5 } from "@txcript/core";
 
 /**
  * The fixed UUIDv5 namespace of `ampThreadId`. Changing it would re-key
@@ -32,8 +32,7 @@ export function ampThreadId(foreignId: string): string {
  */
 export function assertSafeThreadId(id: string): void {
   if (!isAmpThreadId(id)) {
-    const shown = id.length > 80 ? `${id.slice(0, 80)}…` : id;
-    throw new TxcriptError("UNSAFE_PATH", `not a safe Amp thread id: ${JSON.stringify(shown)}`, {
+    throw new TxcriptError("UNSAFE_PATH", `not a safe Amp thread id: ${quote(id, 80)}`, {
       harness: "amp",
       hint: "expected T- followed by a lowercase UUID; ampThreadId(id) derives one from any id",
     });

@@ -55,6 +55,11 @@ export const ampLossList = {
     "other",
     "modern shell_command calls read as Bash and are written back in the legacy Bash {cmd, cwd} spelling (pass era: modern to ampToolFromCommon for the other)",
   ),
+  inexactNumber: loss(
+    "amp.inexact-number",
+    "degraded",
+    "a number written with 16 or more digits that a double does not give back digit for digit (an integer past 2^53 such as 9007199254740993) reaches Common as the nearest double; the native body keeps its text while the document is unchanged",
+  ),
   // Writing (Common → native): stated in ampProject.
   threadId: loss(
     "amp.thread-id",

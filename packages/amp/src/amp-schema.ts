@@ -1,6 +1,7 @@
 // Amp's thread document as txcript keeps it: the parsed JSON itself (every
 // key, in order, whatever the era), plus whether the text ended in a newline,
-// so serialize(parse(s)) === s for any file Amp wrote. The interfaces below
+// so serialize(parse(s)) === s for any file Amp wrote — and, for a file with
+// a number JSON.parse cannot hold digit for digit, the source text itself. The interfaces below
 // describe the keys the codec reads and writes; they are views, not a schema
 // the parser enforces (unknown keys, roles and block kinds pass through).
 import {
@@ -14,6 +15,7 @@ import {
   stringifyJson,
   TxcriptError,
 } from "@txcript/core";
+import { findInexactNumbers, type InexactNumbers } from "./amp-numbers.js";
 
 /** The thread document: `{v, id, created, title, env, messages, ...}`, kept as parsed. */
 export type AmpThreadDocument = JsonObject & { messages: Json[] };
@@ -26,6 +28,25 @@ export interface AmpThread {
    * local-first CLI's `JSON.stringify(thread, null, 2)` writes none.
    */
   finalNewline: boolean;
+  /**
+   * Set by `parse` only when the text has a number JSON.parse cannot give
+   * back digit for digit (an integer past 2^53, say): then `serialize`
+   * returns `text` itself for as long as the document still renders as
+   * `rendered` (what it rendered as when parsed), i.e. is unchanged. Once the
+   * document changes, serialize writes it afresh, each such number as the
+   * nearest double. Bodies built by fromCommon never have it.
+   */
+  source?: AmpSourceText;
+}
+
+/** The source text of a thread with inexact numbers; see `AmpThread.source`. */
+export interface AmpSourceText {
+  /** The text as parsed. */
+  text: string;
+  /** What `serialize` wrote for the document as parsed. */
+  rendered: string;
+  /** The first inexact number's JSON path, and how many there are. */
+  inexact: InexactNumbers;
 }
 
 /** `env.initial`: the workspace trees and the client that created the thread. */
@@ -132,13 +153,29 @@ export function parseAmpThread(text: string, options: ParseOptions = {}): AmpThr
   if (bad !== -1) {
     throw invalid("a message is not a JSON object", ["messages", bad], options);
   }
-  return { document: value as AmpThreadDocument, finalNewline: text.endsWith("\n") };
+  const thread: AmpThread = {
+    document: value as AmpThreadDocument,
+    finalNewline: text.endsWith("\n"),
+  };
+  const inexact = findInexactNumbers(text);
+  if (inexact !== undefined) thread.source = { text, rendered: render(thread), inexact };
+  return thread;
 }
 
-/** AmpThread → text: 2-space JSON, as both the CLI and `amp threads export` write it. */
-export function serializeAmpThread(thread: AmpThread): string {
+function render(thread: AmpThread): string {
   const text = stringifyJson(thread.document, 2, harness);
   return thread.finalNewline ? `${text}\n` : text;
+}
+
+/**
+ * AmpThread → text: 2-space JSON, as both the CLI and `amp threads export`
+ * write it; the source text instead while a parsed document with inexact
+ * numbers is unchanged (see `AmpThread.source`).
+ */
+export function serializeAmpThread(thread: AmpThread): string {
+  const text = render(thread);
+  const source = thread.source;
+  return source !== undefined && text === source.rendered ? source.text : text;
 }
 
 /** The cheap sniff: a JSON object whose first keys include Amp's revision counter `v`. */

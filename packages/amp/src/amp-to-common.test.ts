@@ -238,6 +238,51 @@ describe("ampCodec.toCommon", () => {
   });
 });
 
+describe("hostile values in loss messages", () => {
+  const deep = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+  function messagesOf(text: string): Warning[] {
+    const warnings: Warning[] = [];
+    ampCodec.toCommon(ampCodec.parse(text), { onWarning: (warning) => warnings.push(warning) });
+    return warnings;
+  }
+  function thread(messages: string): string {
+    return `{"v":1,"id":"T-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001","created":1768178184664,"messages":[${messages}]}`;
+  }
+  it("describes a role nested 100,000 deep by its kind, never serializing it", () => {
+    const warnings = messagesOf(thread(`{"role":${deep(100_000)},"content":[]}`));
+    const role = warnings.find((warning) => warning.code === "amp.unmodeled-role");
+    expect(role?.message).toBe("a message with an array role was skipped");
+    expect(role?.path).toBe("$.messages[0]");
+  });
+  it("cuts a long role, block type or run status with quote", () => {
+    const long = "x".repeat(100_000);
+    const shown = `"${"x".repeat(40)}…"`;
+    const warnings = messagesOf(
+      thread(
+        `{"role":"${long}"},{"role":"assistant","content":[{"type":"${long}"}]},` +
+          `{"role":"user","content":[{"type":"tool_result","toolUseID":"t","run":{"status":"${long}"}}]}`,
+      ),
+    );
+    const byCode = Object.fromEntries(warnings.map((warning) => [warning.code, warning.message]));
+    expect(byCode["amp.unmodeled-role"]).toBe(`a message with ${shown} role was skipped`);
+    expect(byCode["amp.unmodeled-block"]).toBe(`a ${shown} block has no Common counterpart`);
+    expect(byCode["amp.status-collapsed"]).toBe(`a ${shown} tool run became an error result`);
+    for (const warning of warnings) expect(warning.message.length).toBeLessThan(200);
+  });
+  it("names other roles by kind: object, number, boolean, null, missing", () => {
+    const roleWarning = (message: string) =>
+      messagesOf(thread(message)).find((warning) => warning.code === "amp.unmodeled-role");
+    const roles = ['{"a":1}', "7", "true", "null"];
+    for (const [index, role] of roles.entries()) {
+      const warning = roleWarning(`{"role":${role}}`);
+      expect(warning?.message).toBe(
+        `a message with ${["an object", "a number", "a boolean", "no"][index]} role was skipped`,
+      );
+    }
+    expect(roleWarning("{}")?.message).toBe("a message with no role was skipped");
+  });
+});
+
 describe("toCommon is total over thread-shaped JSON", () => {
   const value = fc.oneof(jsonArbitrary, fc.constantFrom(null, "", "x", 0, -1, 1.5, 1e300, [], {}));
   const block = fc.record(

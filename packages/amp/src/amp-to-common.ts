@@ -13,6 +13,7 @@ import {
   type Message,
   type Meta,
   ownValue,
+  quote,
   type Transcript,
   TxcriptError,
   type Usage,
@@ -59,6 +60,19 @@ class LossTally {
     for (const { loss, message, path, count } of this.#seen.values())
       warn(options, loss, message, path, count);
   }
+}
+
+/**
+ * An input value as a loss message shows it: a string cut by core's
+ * `quote`, a container by its kind only. Never serialized: a value nested
+ * 100,000 deep would overflow the stack, and a long one would flood the report.
+ */
+function describeValue(value: Json | undefined): string {
+  if (typeof value === "string") return quote(value, 40);
+  if (Array.isArray(value)) return "an array";
+  if (value === null || value === undefined) return "no";
+  if (typeof value === "object") return "an object";
+  return typeof value === "number" ? "a number" : "a boolean";
 }
 
 function objectAt(object: JsonObject, key: string): JsonObject | undefined {
@@ -171,7 +185,7 @@ function readToolResult(block: JsonObject, site: Site, tally: LossTally): Block 
   if (status !== "error")
     tally.add(
       losses.statusCollapsed,
-      `a ${status} tool run became an error result`,
+      `a ${quote(status, 40)} tool run became an error result`,
       site,
       1,
       statusSuffix,
@@ -196,7 +210,7 @@ function readBlock(block: Json, site: Site, tally: LossTally): Block | undefined
   if (!isJsonObject(block) || type === undefined || !Object.hasOwn(blockKeys, type)) {
     tally.add(
       losses.unmodeledBlock,
-      `a ${type ?? "malformed"} block has no Common counterpart`,
+      `a ${type === undefined ? "malformed" : quote(type, 40)} block has no Common counterpart`,
       site,
     );
     return undefined;
@@ -274,7 +288,11 @@ function readBlock(block: Json, site: Site, tally: LossTally): Block | undefined
       return { type: "image", source: { type: "base64", mediaType, data } };
     }
   }
-  tally.add(losses.unmodeledBlock, `a ${type} block without its required fields was skipped`, site);
+  tally.add(
+    losses.unmodeledBlock,
+    `a ${quote(type, 40)} block without its required fields was skipped`,
+    site,
+  );
   return undefined;
 }
 
@@ -302,6 +320,15 @@ const usageKeys = [
 export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Transcript {
   const tally = new LossTally();
   const meta = readMeta(thread.document, tally);
+  const inexact = thread.source?.inexact;
+  if (inexact !== undefined)
+    warn(
+      options,
+      losses.inexactNumber,
+      "a number JSON cannot hold digit for digit was read as the nearest double",
+      inexact.path,
+      inexact.count,
+    );
   const messages: Message[] = [];
   let clock = meta.timestamp;
   // One mutable site for the whole walk: the tally reads it at once.
@@ -315,7 +342,7 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
     if (role !== "user" && role !== "assistant") {
       tally.add(
         losses.unmodeledRole,
-        `a ${JSON.stringify(role ?? null)} message was skipped`,
+        `a message with ${describeValue(role)} role was skipped`,
         site,
       );
       continue;

@@ -8,12 +8,14 @@ export {
   assertSafeThreadId,
   isAmpThreadId,
 } from "./amp-ids.js";
+export type { InexactNumbers } from "./amp-numbers.js";
 export { ampProject } from "./amp-project.js";
 export type {
   AmpBlock,
   AmpEnvironment,
   AmpLedgerEvent,
   AmpMessage,
+  AmpSourceText,
   AmpState,
   AmpThread,
   AmpThreadDocument,
