@@ -6,11 +6,11 @@
 import {
   type ConversionOptions,
   type Transcript,
-  TxcriptError,
   type Warning,
   WarningCollector,
 } from "@txcript/core";
 import type { Harness } from "./harnesses.js";
+import { withFile, withFileEach } from "./report.js";
 
 /** What a conversion reads: the text is taken, and cleared once parsed. */
 export interface ConversionSource {
@@ -27,16 +27,6 @@ export interface Converted {
   warnings(): Warning[];
 }
 
-function withFile<T>(file: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (TxcriptError.isInstance(error) && error.location.file === undefined)
-      throw error.withLocation({ file });
-    throw error;
-  }
-}
-
 /** Parse the source, clearing its text: from here on only the native body holds the input. */
 function parseSource(source: ConversionSource): unknown {
   const { text } = source;
@@ -47,9 +37,7 @@ function parseSource(source: ConversionSource): unknown {
 /** The source in Common; its native body is unreachable once this returns. */
 function readSource(source: ConversionSource, collector: WarningCollector): Transcript {
   const read = source.harness.readOptions?.({ startTime: source.startTime });
-  return withFile(source.file, () =>
-    source.harness.codec.toCommon(parseSource(source), { ...read, onWarning: collector.add }),
-  );
+  return source.harness.codec.toCommon(parseSource(source), { ...read, onWarning: collector.add });
 }
 
 /** Each line, then its newline: slices a writer gathers without joining them first. */
@@ -72,6 +60,17 @@ export function convertSource(
   source: ConversionSource,
   to: Harness,
   options: { dialect?: string | undefined; lineByLine?: boolean } = {},
+): Converted {
+  // The writer's errors (a document too deep to print, say) name the input they come from.
+  const { file } = source;
+  const converted = withFile(file, () => convertUnlocated(source, to, options));
+  return { ...converted, slices: withFileEach(file, converted.slices) };
+}
+
+function convertUnlocated(
+  source: ConversionSource,
+  to: Harness,
+  options: { dialect?: string | undefined; lineByLine?: boolean },
 ): Converted {
   const collector = new WarningCollector();
   // The writer's options may look at the input text (stream-json's dialect), so before parsing.

@@ -43,6 +43,10 @@ export const environmentVariables: [string, string][] = [
   ["TXCRIPT_CLAUDE_CODE_RESUME_CMD", "the one for Claude Code (default: claude --resume {id})"],
   ["NO_COLOR", "set to anything non-empty: no colour even on a terminal"],
   ["TXCRIPT_DEBUG", "set to 1: same as --debug"],
+  [
+    "TXCRIPT_MAX_INPUT_BYTES",
+    "the largest input read whole, in bytes (default 524288000, 500 MiB)",
+  ],
 ];
 
 export const exitCodes: [string, string][] = [

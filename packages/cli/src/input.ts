@@ -5,14 +5,14 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
-  readTextFile,
   type Transcript,
   TxcriptError,
   toTranscript,
   type Warning,
 } from "@txcript/core";
 import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
-import { type Io, readAll } from "./io.js";
+import type { Io } from "./io.js";
+import { maxInputBytes, readAllLimited, readLimitedFile } from "./limits.js";
 
 export interface Input {
   text: string;
@@ -61,8 +61,9 @@ export async function findSession(ref: string, io: Io, only?: Harness): Promise<
 
 export async function readInput(ref: string, io: Io, from?: string): Promise<Input> {
   const forced = from === undefined ? undefined : findHarness(from);
+  const limit = maxInputBytes(io.env);
   if (ref === "-") {
-    const text = await readAll(io.stdin);
+    const text = await readAllLimited(io.stdin, limit);
     const file = "<stdin>";
     return { text, file, harness: forced ?? detectHarness(text, file), startTime: new Date() };
   }
@@ -75,12 +76,11 @@ export async function readInput(ref: string, io: Io, from?: string): Promise<Inp
     });
   }
   if (stat) {
-    const text = await readTextFile(file);
+    const { text } = await readLimitedFile(file, ref, limit);
     return { text, file: ref, harness: forced ?? detectHarness(text, ref), startTime: stat.mtime };
   }
   const discovered = await findSession(ref, io, forced);
-  const text = await readTextFile(discovered.path);
-  const mtime = (await fs.stat(discovered.path)).mtime;
+  const { text, mtime } = await readLimitedFile(discovered.path, discovered.path, limit);
   return {
     text,
     file: discovered.path,

@@ -34,11 +34,3 @@ export function write(stream: Writable, text: string): Promise<void> {
     stream.write(text, (error) => (error ? reject(error) : resolve()));
   });
 }
-
-/** Read a whole stream as UTF-8 text. */
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
-}

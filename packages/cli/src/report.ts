@@ -13,13 +13,36 @@ export function exitCodeOf(error: unknown): number {
 export function formatError(error: unknown, context: { file?: string } = {}): string {
   if (TxcriptError.isInstance(error)) {
     const located =
-      context.file !== undefined && error.location.file === undefined
-        ? error.withLocation({ file: context.file })
-        : error;
+      context.file === undefined ? error : (locate(error, context.file) as TxcriptError);
     return `txcript: ${located.format()}`;
   }
   const message = error instanceof Error ? error.message : String(error);
   return `txcript: internal error: ${message} (rerun with --debug for a stack trace, and please report it)`;
+}
+
+/** The error with `file` as its location when it names none (other errors as they are). */
+export function locate(error: unknown, file: string): unknown {
+  return TxcriptError.isInstance(error) && error.location.file === undefined
+    ? error.withLocation({ file })
+    : error;
+}
+
+/** Run `run`; a TxcriptError without a file that escapes it names `file`. */
+export function withFile<T>(file: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw locate(error, file);
+  }
+}
+
+/** `slices` as they are iterated; a TxcriptError without a file names `file` (a lazy writer's). */
+export function* withFileEach<T>(file: string, slices: Iterable<T>): Generator<T> {
+  try {
+    yield* slices;
+  } catch (error) {
+    throw locate(error, file);
+  }
 }
 
 /** The stack traces of an error and its causes, for --debug. */

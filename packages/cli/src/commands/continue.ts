@@ -11,6 +11,7 @@ import { readInput, readTranscript } from "../input.js";
 import { type Io, write } from "../io.js";
 import { printWarnings } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
+import { locate, withFile } from "../report.js";
 
 export function resumeVariable(harness: Harness): string {
   return `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`;
@@ -59,10 +60,13 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       ...(range === undefined ? {} : { id: `${sliced.meta.id}${range.text}` }),
     },
   };
-  const native = target.codec.fromCommon(copy, {
-    ...target.writeOptions?.({ from: input.harness.id }),
-    onWarning: collector.add,
-  });
+  // The writer's errors (a document too deep to print, say) name the input they come from.
+  const native = withFile(input.file, () =>
+    target.codec.fromCommon(copy, {
+      ...target.writeOptions?.({ from: input.harness.id }),
+      onWarning: collector.add,
+    }),
+  );
   const out = stringOption(values, "out");
   const store = target.store?.(io.env, out === undefined ? undefined : path.resolve(io.cwd, out));
   if (!store) throw new Error("unreachable: refuseTarget checked the store");
@@ -91,7 +95,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
         cause: error,
       });
     }
-    throw error;
+    throw locate(error, input.file);
   });
   await printWarnings(io, collector.warnings);
   await write(io.stderr, `txcript: wrote ${target.id} session ${saved.id} to ${saved.path}\n`);

@@ -3,12 +3,13 @@
 // The batch reports a bad file and goes on; any failure makes the exit 1.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { readTextFile, TxcriptError, WarningCollector, writeFileAtomic } from "@txcript/core";
+import { TxcriptError, WarningCollector, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
 import { readInput } from "../input.js";
 import { type Io, write } from "../io.js";
+import { maxInputBytes, readLimitedFile } from "../limits.js";
 import { printWarnings } from "../output.js";
 import { Progress } from "../progress.js";
 import { formatError } from "../report.js";
@@ -109,10 +110,10 @@ async function readSessionFile(
   file: string,
   relative: string,
   forced: Harness | undefined,
+  limit: number,
 ): Promise<ConversionSource> {
-  const text = await readTextFile(file);
+  const { text, mtime } = await readLimitedFile(file, relative, limit);
   const harness = forced ?? detectHarness(text, relative);
-  const { mtime } = await fs.stat(file);
   return { text, harness, file: relative, startTime: mtime };
 }
 
@@ -132,6 +133,7 @@ async function convertDirectory(
     });
   }
   const forced = options.from === undefined ? undefined : findHarness(options.from);
+  const limit = maxInputBytes(io.env);
   const collector = new WarningCollector();
   const progress = new Progress(io, files.length);
   let failed = 0;
@@ -139,7 +141,7 @@ async function convertDirectory(
     const relative = path.relative(root, file);
     progress.update(index, relative);
     try {
-      const source = await readSessionFile(file, relative, forced);
+      const source = await readSessionFile(file, relative, forced, limit);
       const converted = convertSource(source, to, {
         dialect: options.dialect,
         lineByLine: true,

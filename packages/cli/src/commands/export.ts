@@ -6,13 +6,15 @@ import { readInput, readTranscript } from "../input.js";
 import type { Io } from "../io.js";
 import { printWarnings, writeOutput } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
+import { withFile } from "../report.js";
 
 export async function exportCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
   const { transcript, warnings } = readTranscript(input);
   const copy = sliceForCopy(transcript, range);
-  const text = commonCodec.serialize(commonCodec.fromCommon(copy));
+  // The writer's errors (a document too deep to print, say) name the input they come from.
+  const text = withFile(input.file, () => commonCodec.serialize(commonCodec.fromCommon(copy)));
   await writeOutput(io, text, stringOption(values, "output"), values.force === true);
   await printWarnings(io, warnings);
   return 0;

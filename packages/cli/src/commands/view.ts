@@ -3,11 +3,13 @@
 // tool call (nothing is copied); only ordinals outside the session fail.
 // A stream-json pipe on stdin (no range) is shown live, message by message.
 // Losses are not printed: the view is itself a projection, not a copy.
+import { Readable } from "node:stream";
 import { TxcriptError, toText } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
 import { findHarness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
-import { type Io, readAll, useColor, write } from "../io.js";
+import { type Io, useColor, write } from "../io.js";
+import { maxInputBytes, readAllLimited, tooLarge } from "../limits.js";
 import { liveView, readFirstLine } from "../live-view.js";
 import { resolveRange, splitRange } from "../range.js";
 
@@ -17,7 +19,14 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
   const color = useColor(io, "stdout");
   if (ref === "-" && range === undefined) {
     const forced = from === undefined ? undefined : findHarness(from);
-    const head = await readFirstLine(io.stdin);
+    // A first line past the limit could not be parsed whole, live or not.
+    const limit = maxInputBytes(io.env);
+    const head = await readFirstLine(io.stdin, limit);
+    const newline = head.indexOf(10);
+    if ((newline === -1 ? head.length : newline) > limit) {
+      io.stdin.destroy();
+      throw tooLarge("<stdin>", limit);
+    }
     const live = forced
       ? forced.id === "stream_json"
       : findHarness("stream_json").codec.detect(head.toString("utf8"));
@@ -31,16 +40,14 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
       }
       return 0;
     }
-    const text = head.toString("utf8") + (await readAll(io.stdin));
+    const text = await readAllLimited(io.stdin, limit, head);
     return show(io, await readInput("-", { ...io, stdin: textStream(text) }, from), range, color);
   }
   return show(io, await readInput(ref, io, from), range, color);
 }
 
-function textStream(text: string) {
-  return (async function* () {
-    yield Buffer.from(text, "utf8");
-  })() as unknown as Io["stdin"];
+function textStream(text: string): Io["stdin"] {
+  return Readable.from([Buffer.from(text, "utf8")]);
 }
 
 async function show(

@@ -1,0 +1,82 @@
+// The input size limit: every command reads a whole session into one string
+// before parsing it, and V8's longest string is about 512 MiB of UTF-16 code
+// units, so inputs past the limit are refused up front (a file by its size,
+// stdin while it is read) with TOO_LARGE instead of failing inside Node.
+// `view -` of a live stream-json pipe is not limited: it never holds it whole.
+import { promises as fs } from "node:fs";
+import type { Readable } from "node:stream";
+import { readTextFile, TxcriptError } from "@txcript/core";
+
+/** 500 MiB: below V8's ~512 MiB string limit, whatever the text's characters. */
+export const defaultMaxInputBytes = 500 * 2 ** 20;
+
+const variable = "TXCRIPT_MAX_INPUT_BYTES";
+
+/** The limit in bytes: TXCRIPT_MAX_INPUT_BYTES when set, else the default. */
+export function maxInputBytes(env: Record<string, string | undefined>): number {
+  const value = env[variable];
+  if (value === undefined || value.trim() === "") return defaultMaxInputBytes;
+  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+    throw new TxcriptError("USAGE", `${variable} must be a whole number of bytes above 0`, {
+      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultMaxInputBytes}`,
+    });
+  }
+  return bytes;
+}
+
+function hint(limit: number): string {
+  return limit === defaultMaxInputBytes
+    ? `500 MiB; ${variable} sets another, but Node cannot hold much past 512 MiB as one string`
+    : `set by ${variable}`;
+}
+
+/** The error for an input past the limit; `size` when known (a file), else "more than". */
+export function tooLarge(file: string, limit: number, size?: number): TxcriptError {
+  const what =
+    size === undefined
+      ? `input is more than ${limit} bytes, past the limit`
+      : `file is ${size} bytes, past the limit of ${limit}`;
+  return new TxcriptError("TOO_LARGE", what, { location: { file }, hint: hint(limit) });
+}
+
+/**
+ * Read a whole file as text after checking its size against the limit;
+ * `shown` is the name errors give (what the user typed).
+ */
+export async function readLimitedFile(
+  file: string,
+  shown: string,
+  limit: number,
+): Promise<{ text: string; mtime: Date }> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (stat !== undefined && stat.size > limit) throw tooLarge(shown, limit, stat.size);
+  const text = await readTextFile(file);
+  return { text, mtime: stat?.mtime ?? new Date() };
+}
+
+/**
+ * Read a whole stream as UTF-8 text, counting bytes as they arrive and
+ * refusing (before joining them) once more than `limit` came, `head`
+ * included (what was read before to sniff the format, put back in front).
+ */
+export async function readAllLimited(
+  stream: Readable,
+  limit: number,
+  head: Buffer = Buffer.alloc(0),
+): Promise<string> {
+  const chunks: Buffer[] = [head];
+  let total = head.length;
+  const refuse = () => {
+    stream.destroy();
+    return tooLarge("<stdin>", limit);
+  };
+  if (total > limit) throw refuse();
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    total += buffer.length;
+    if (total > limit) throw refuse();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
