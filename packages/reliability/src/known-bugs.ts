@@ -24,13 +24,6 @@ export const knownBugs: readonly KnownBug[] = [
         violation.includes("Array.toString")),
   },
   {
-    id: "amp: a message whose role is deeply nested escapes as RangeError",
-    parsers: ["amp"],
-    matches: (violation) =>
-      violation.includes("amp.toCommon let a non-TxcriptError escape: RangeError") &&
-      violation.includes("amp-to-common.ts"),
-  },
-  {
     id: 'stream-json: session_id "" becomes an empty Common meta.id',
     parsers: ["stream_json"],
     matches: (violation) =>

@@ -243,11 +243,11 @@ describe("stream-json", () => {
 });
 
 describe("amp", () => {
-  // Bug: amp-to-common.ts formats a skipped message's role with bare
+  // Was a bug, fixed in @txcript/amp: amp-to-common.ts formats a skipped message's role with bare
   // JSON.stringify (the unmodeledRole warning); a role nested 100,000 deep
   // throws RangeError out of toCommon. Suggested fix: describe the role by
   // its type (or stringifyJson inside a try) instead of serializing it.
-  it.fails("a message whose role is an array 100,000 deep is read or refused with a TxcriptError", () => {
+  it("a message whose role is an array 100,000 deep is read or refused with a TxcriptError", () => {
     const parser = parserById("amp");
     const original = readFileSync(path.join(fixturesRoot, "amp/export-thread.json"), "utf8");
     const text = original.replace('"role": "user"', `"role": ${deep(100_000)}`);
@@ -255,12 +255,12 @@ describe("amp", () => {
     if (parser) checkText(parser, text, { tolerateKnownBugs: false });
   });
 
-  // Bug: the Amp codec re-serializes the parsed document, so an integer past
+  // Was a bug, fixed in @txcript/amp: the Amp codec re-serializes the parsed document, so an integer past
   // 2^53 anywhere in a thread (a tool output's id, say) silently comes back
   // rounded (9007199254740993 → 9007199254740992) on parse → serialize, and in
   // every conversion. Suggested fix: keep the original text and return it
   // when the document is unchanged, or warn (a loss) when an unsafe integer is read.
-  it.fails("serialize(parse(s)) keeps an integer past 2^53 exactly", () => {
+  it("serialize(parse(s)) keeps an integer past 2^53 exactly", () => {
     const parser = parserById("amp");
     const original = readFileSync(path.join(fixturesRoot, "amp/export-thread.json"), "utf8");
     expect(parser?.codec.serialize(parser.codec.parse(original))).toBe(original);
@@ -269,11 +269,11 @@ describe("amp", () => {
     expect(parser?.codec.serialize(parser.codec.parse(text))).toBe(text);
   });
 
-  // Bug: AmpStore.load lstat()s the file only to refuse symlinks, then reads
+  // Was a bug, fixed in @txcript/amp: AmpStore.load lstat()s the file only to refuse symlinks, then reads
   // it; a FIFO named like a thread blocks the read forever (`txcript view
   // T-…` hangs). Suggested fix: refuse anything but stat.isFile() with
   // UNSAFE_PATH or IO, as ClaudeCodeStore does.
-  it.fails("AmpStore.load of a FIFO named like a thread is refused, not a hang", async () => {
+  it("AmpStore.load of a FIFO named like a thread is refused, not a hang", async () => {
     const subject = storesUnderFault.find((candidate) => candidate.harness === "amp");
     if (!subject) throw new Error("no Amp store");
     const root = await fs.mkdtemp(path.join(tmpdir(), "txcript-fifo-"));
