@@ -229,3 +229,33 @@ describe("StreamJsonAccumulator", () => {
     expect(() => new StreamJsonAccumulator().push({ value: [1], line: 7 })).toThrowError(/line 7/);
   });
 });
+
+describe("hostile line fields", () => {
+  it("names a line type that is not a string by its kind, never by stringifying it", () => {
+    let deep = "[]";
+    for (let index = 0; index < 100_000; index += 1) deep = `[${deep}]`;
+    for (const type of ['{"toString":null}', "[1,2]", deep, "42"]) {
+      const warnings: string[] = [];
+      const text = `{"type":"system","subtype":"init","session_id":"s","cwd":"/","tools":[]}\n{"type":${type},"session_id":"s"}\n`;
+      streamJsonCodec.toCommon(streamJsonCodec.parse(text), {
+        onWarning: (warning) => warnings.push(warning.message),
+      });
+      expect(
+        warnings.some((message) => /^a line of type \(an? \w+\) was dropped$/.test(message)),
+        warnings.join("; "),
+      ).toBe(true);
+    }
+  });
+  it("treats an empty session_id as no session id", () => {
+    expect(() =>
+      streamJsonCodec.toCommon(streamJsonCodec.parse('{"session_id":""}\n')),
+    ).toThrowError(/no line names a session_id/);
+    const transcript = streamJsonCodec.toCommon(
+      streamJsonCodec.parse(
+        '{"type":"system","subtype":"init","session_id":"s1","cwd":"/","tools":[]}\n{"type":"user","session_id":"","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}\n',
+      ),
+    );
+    expect(transcript.meta.id).toBe("s1");
+    expect(transcript.messages).toHaveLength(1);
+  });
+});

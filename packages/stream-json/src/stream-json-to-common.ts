@@ -11,6 +11,7 @@ import {
   type Message,
   type Meta,
   ownValue,
+  quote,
   type Transcript,
   TxcriptError,
   type Usage,
@@ -52,6 +53,15 @@ const usageKeys = new Set([
 ]);
 const minimumTime = -62_167_219_200_000; // 0000-01-01
 const maximumTime = 253_402_300_799_999; // 9999-12-31
+
+/** A line's type for a message: a string cut short, anything else by its kind (never stringified). */
+function describeType(type: Json | undefined): string {
+  if (typeof type === "string") return quote(type, 40);
+  if (type === undefined) return "(none)";
+  if (type === null) return "null";
+  if (Array.isArray(type)) return "(an array)";
+  return `(${typeof type === "object" ? "an object" : `a ${typeof type}`})`;
+}
 
 function nonEmptyString(value: Json | undefined): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -110,7 +120,8 @@ export class StreamJsonAccumulator {
       this.#uuids.add(uuid);
     }
     const session = ownValue(value, "session_id");
-    if (typeof session === "string" && !this.#acceptSession(session)) return;
+    // An empty session_id names no session: it counts as absent.
+    if (typeof session === "string" && session !== "" && !this.#acceptSession(session)) return;
     this.#dialect ??= dialectClue(value);
     const type = ownValue(value, "type");
     const where = `line ${line}`;
@@ -140,7 +151,7 @@ export class StreamJsonAccumulator {
         warn(
           this.#options,
           losses.unknownLines,
-          `a line of type ${String(type)} was dropped`,
+          `a line of type ${describeType(type)} was dropped`,
           where,
         );
     }
