@@ -12,25 +12,7 @@ export interface KnownBug {
   matches: (violation: string, text: string) => boolean;
 }
 
-export const knownBugs: readonly KnownBug[] = [
-  {
-    id: "stream-json: a line whose type is not a string escapes as TypeError or RangeError",
-    parsers: ["stream_json"],
-    matches: (violation) =>
-      violation.includes(
-        "stream_json.toCommon let a non-TxcriptError escape: TypeError: Cannot convert object to primitive value",
-      ) ||
-      (violation.includes("stream_json.toCommon let a non-TxcriptError escape: RangeError") &&
-        violation.includes("Array.toString")),
-  },
-  {
-    id: 'stream-json: session_id "" becomes an empty Common meta.id',
-    parsers: ["stream_json"],
-    matches: (violation) =>
-      violation.includes("stream_json.toCommon returned an invalid Common transcript") &&
-      violation.includes("at $.meta.id"),
-  },
-];
+export const knownBugs: readonly KnownBug[] = [];
 
 const hits = new Map<string, number>();
 
