@@ -24,12 +24,13 @@ function counts(warnings: Warning[]): Record<string, number> {
   return out;
 }
 
-function readReal(name: string): string | undefined {
+/** A real capture, read in place; the test is skipped (visibly, by name) when ../shared is absent. */
+function readReal(name: string, context: { skip: (note?: string) => void }): string {
   try {
     return readFileSync(path.join(real, name), "utf8");
   } catch {
-    console.warn(`skipping: ${path.join(real, name)} is absent`);
-    return undefined;
+    context.skip(`${path.join(real, name)} is absent`);
+    throw new Error("unreachable: skip() throws");
   }
 }
 
@@ -155,9 +156,8 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(counts(warnings)).toMatchObject({ "claude_code.branch": 2, "claude_code.sidechain": 2 });
   });
 
-  it("reads a subagent file (only sidechain lines) as its own conversation", () => {
-    const text = readReal("fasthooks-sidechain-2.0.76.jsonl");
-    if (text === undefined) return;
+  it("reads a subagent file (only sidechain lines) as its own conversation", (context) => {
+    const text = readReal("fasthooks-sidechain-2.0.76.jsonl", context);
     const { transcript } = read(text);
     expect(transcript.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
     expect(transcript.messages[0]?.content).toEqual([{ type: "text", text: "Warmup" }]);
@@ -215,9 +215,8 @@ describe("claudeCodeCodec.toCommon", () => {
     });
   });
 
-  it("reads the real 2.0.76 session: compaction, stop hooks, file snapshots", () => {
-    const text = readReal("fasthooks-main-2.0.76.jsonl");
-    if (text === undefined) return;
+  it("reads the real 2.0.76 session: compaction, stop hooks, file snapshots", (context) => {
+    const text = readReal("fasthooks-main-2.0.76.jsonl", context);
     const { transcript, warnings } = read(text);
     expect(transcript.meta).toMatchObject({
       id: "c45af7b1-cb7c-4e51-93db-8cbb250a877a",
@@ -242,9 +241,8 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(counts(warnings)).toMatchObject({ "claude_code.compact-summary": 1 });
   });
 
-  it("reads the real 1.0.98 session without the inline subagents", () => {
-    const text = readReal("viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
-    if (text === undefined) return;
+  it("reads the real 1.0.98 session without the inline subagents", (context) => {
+    const text = readReal("viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", context);
     const { transcript, warnings } = read(text);
     const sidechainLines = text.split("\n").filter((line) => line.includes('"isSidechain":true'));
     expect(counts(warnings)["claude_code.sidechain"]).toBe(sidechainLines.length);
