@@ -27,12 +27,7 @@ export function toTranscript(
   options: ConvertOptions = {},
 ): { transcript: Transcript; warnings: Warning[] } {
   const collector = new WarningCollector();
-  const transcript = withFile(options.file, () =>
-    from.toCommon(from.parse(text, options.file === undefined ? {} : { file: options.file }), {
-      ...options.read,
-      onWarning: chain(collector.add, options.read?.onWarning),
-    }),
-  );
+  const transcript = read(text, from, options, collector);
   return { transcript, warnings: collector.warnings };
 }
 
@@ -43,17 +38,30 @@ export function convert<Target>(
   options: ConvertOptions = {},
 ): ConvertResult<Target> {
   const collector = new WarningCollector();
-  const transcript = withFile(options.file, () =>
+  const transcript = read(text, from, options, collector);
+  // A writer's failure (a document too deep to print, say) names the input it came from too.
+  return withFile(options.file, () => {
+    const native = to.fromCommon(transcript, {
+      ...options.write,
+      onWarning: chain(collector.add, options.write?.onWarning),
+    });
+    return { text: to.serialize(native), native, transcript, warnings: collector.warnings };
+  });
+}
+
+/** The read leg: parse and toCommon, errors located in the input file. */
+function read(
+  text: string,
+  from: AnyCodec,
+  options: ConvertOptions,
+  collector: WarningCollector,
+): Transcript {
+  return withFile(options.file, () =>
     from.toCommon(from.parse(text, options.file === undefined ? {} : { file: options.file }), {
       ...options.read,
       onWarning: chain(collector.add, options.read?.onWarning),
     }),
   );
-  const native = to.fromCommon(transcript, {
-    ...options.write,
-    onWarning: chain(collector.add, options.write?.onWarning),
-  });
-  return { text: to.serialize(native), native, transcript, warnings: collector.warnings };
 }
 
 function chain(
