@@ -11,7 +11,7 @@ import {
   type Message,
   stringifyJson,
   type Transcript,
-  uuidV5,
+  uuidV5In,
   warn,
 } from "@txcript/core";
 import { type DialectToolOptions, toolFromCommon } from "./stream-json-dialect.js";
@@ -45,6 +45,8 @@ export const ampStopReasons: ReadonlySet<string> = new Set([
 
 /** Namespace of the line uuids and message ids txcript derives (a fixed v4 UUID). */
 const idNamespace = "8b0f3c1e-5a77-4f0e-9a43-2b6d8f9e0c51";
+/** uuidV5 in idNamespace, made once: one id per line, and the namespace bytes are reused. */
+const idIn = uuidV5In(idNamespace);
 
 /**
  * Whether Claude's tool_result content can carry this JSON as is: an array
@@ -87,7 +89,7 @@ export function commonToStreamJson(
   const { meta, messages } = transcript;
   const session = meta.id;
   let serial = 0;
-  const uuid = () => uuidV5(`${session}\n${serial++}`, idNamespace);
+  const uuid = () => idIn(`${session}\n${serial++}`);
   const lost = (code: keyof typeof losses, message: string, path?: string) =>
     warn(options, losses[code], message, path);
 
