@@ -171,7 +171,10 @@ function carriesAsJson(value: Json, depth: number): boolean {
  * kept (carriesAsJson).
  */
 export function ampResultContent(text: string): Json {
-  const start = text.trimStart()[0];
+  // A printable ASCII first character is never white space, so only text
+  // that starts otherwise needs trimStart (and its copy) to find the start.
+  const first = text.charCodeAt(0);
+  const start = first > 0x20 && first < 0x7f ? text[0] : text.trimStart()[0];
   if (start !== "{" && start !== "[") return text;
   let value: Json;
   try {

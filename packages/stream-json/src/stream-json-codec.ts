@@ -27,7 +27,11 @@ import {
   serializeCapture,
 } from "./stream-json-lines.js";
 import { streamJsonLossByCode, streamJsonLosses } from "./stream-json-losses.js";
-import { StreamJsonAccumulator, type StreamJsonReadOptions } from "./stream-json-to-common.js";
+import {
+  finalTranscript,
+  StreamJsonAccumulator,
+  type StreamJsonReadOptions,
+} from "./stream-json-to-common.js";
 
 const firstLine = /^\s*\{\s*"type"\s*:\s*"(?:system|user|assistant|result|stream_event)"/;
 
@@ -62,7 +66,7 @@ export const streamJsonCodec: Codec<
           `line ${index + 1}`,
         );
     }
-    return accumulator.transcript();
+    return finalTranscript(accumulator);
   },
   fromCommon: commonToStreamJson,
 };

@@ -72,6 +72,18 @@ function nonEmptyString(value: Json | undefined): string | undefined {
  * may be called between pushes (a live view); `transcript()` is the final
  * answer and throws when the lines do not make one conversation.
  */
+/** Set by StreamJsonAccumulator's static block: reaches its private #transcript. */
+let takeTranscript: (accumulator: StreamJsonAccumulator) => Transcript;
+
+/**
+ * `accumulator.transcript()` without copying the messages, for a caller that
+ * drops the accumulator right after (the codec's toCommon): no later push
+ * can reach what it returns. Internal; not exported from the package.
+ */
+export function finalTranscript(accumulator: StreamJsonAccumulator): Transcript {
+  return takeTranscript(accumulator);
+}
+
 export class StreamJsonAccumulator {
   readonly #options: StreamJsonReadOptions;
   readonly #start: number;
@@ -157,8 +169,22 @@ export class StreamJsonAccumulator {
     }
   }
 
+  static {
+    takeTranscript = (accumulator) => accumulator.#transcript(false);
+  }
+
   /** The conversation so far, or undefined before any line named a session. */
   snapshot(): Transcript | undefined {
+    return this.#snapshot(true);
+  }
+
+  /**
+   * `copy` gives the caller its own message objects and content arrays, so
+   * later pushes (which extend the last assistant message) cannot change a
+   * snapshot already handed out; only an accumulator that is dropped
+   * afterwards may skip it (see finalTranscript).
+   */
+  #snapshot(copy: boolean): Transcript | undefined {
     if (this.#sessionId === undefined) return undefined;
     if (this.#otherSessions.size > 0 && this.#options.sessionId === undefined) {
       const sessions = [this.#sessionId, ...this.#otherSessions];
@@ -182,13 +208,19 @@ export class StreamJsonAccumulator {
     if (model !== undefined) meta.model = model;
     return {
       meta,
-      messages: this.#messages.map((message) => ({ ...message, content: [...message.content] })),
+      messages: copy
+        ? this.#messages.map((message) => ({ ...message, content: [...message.content] }))
+        : this.#messages,
     };
   }
 
   /** The conversation: throws when no line named a session, or lines of several sessions. */
   transcript(): Transcript {
-    const transcript = this.snapshot();
+    return this.#transcript(true);
+  }
+
+  #transcript(copy: boolean): Transcript {
+    const transcript = this.#snapshot(copy);
     if (transcript !== undefined) return transcript;
     if (this.#options.sessionId !== undefined)
       throw new TxcriptError("NOT_FOUND", `no line of session ${this.#options.sessionId}`, {
