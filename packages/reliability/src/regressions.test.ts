@@ -147,7 +147,10 @@ describe("cli big inputs", () => {
     const home = await makeHome();
     try {
       const peaks: number[] = [];
-      for (const size of [8 * MiB, 40 * MiB]) {
+      // A 16× larger input: a view that keeps the stream grows by ~120 MiB (and,
+      // re-rendering, takes minutes); a flat one moves by GC noise and the set of
+      // seen line uuids (~125 bytes each), well under the slack below.
+      for (const size of [8 * MiB, 128 * MiB]) {
         const source = streamJsonSource(size);
         const run = await measure(home, ["view", "-"], {
           stdin: { ...source, total: size },
@@ -157,9 +160,9 @@ describe("cli big inputs", () => {
         peaks.push(run.peakMiB);
       }
       console.log(
-        `view - peak RSS: 8 MiB in → ${peaks[0]?.toFixed(0)} MiB, 40 MiB in → ${peaks[1]?.toFixed(0)} MiB`,
+        `view - peak RSS: 8 MiB in → ${peaks[0]?.toFixed(0)} MiB, 128 MiB in → ${peaks[1]?.toFixed(0)} MiB`,
       );
-      expect(peaks[1]).toBeLessThan((peaks[0] ?? 0) + 24);
+      expect(peaks[1]).toBeLessThan((peaks[0] ?? 0) + 64);
     } finally {
       await removeHome(home);
     }
