@@ -4,27 +4,14 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { commonJsonSchema } from "@txcript/core";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
-import {
-  assertBuilt,
-  type Home,
-  hasScript,
-  listFiles,
-  makeHome,
-  removeHome,
-  txcript,
-  txcriptOnTty,
-} from "./e2e.js";
+import { type Home, hasScript, listFiles, txcript, txcriptOnTty, useHome } from "./e2e.js";
 import { sampleCommonText, sampleTranscript } from "./sample.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 async function writeSample(name = "sample.common.json"): Promise<string> {

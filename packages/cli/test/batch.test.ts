@@ -3,26 +3,13 @@
 // stop the batch, and the exit code is 1 when anything failed.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  assertBuilt,
-  type Home,
-  hasScript,
-  listFiles,
-  makeHome,
-  removeHome,
-  txcript,
-  txcriptOnTty,
-} from "./e2e.js";
+import { describe, expect, it } from "vitest";
+import { type Home, hasScript, listFiles, txcript, txcriptOnTty, useHome } from "./e2e.js";
 import { sampleCommonText } from "./sample.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 async function makeTree(): Promise<string> {

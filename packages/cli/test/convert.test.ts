@@ -7,24 +7,12 @@ import * as path from "node:path";
 import { ampProject } from "@txcript/amp";
 import { commonCodec } from "@txcript/core";
 import { streamJsonProject } from "@txcript/stream-json";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  assertBuilt,
-  fixturesRoot,
-  type Home,
-  listFiles,
-  makeHome,
-  removeHome,
-  txcript,
-} from "./e2e.js";
+import { describe, expect, it } from "vitest";
+import { fixturesRoot, type Home, listFiles, txcript, useHome } from "./e2e.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 const fixtures = ["amp", "claude-code", "stream-json"].flatMap((harness) =>

@@ -2,11 +2,12 @@
 // over a temporary home per test, with HOME, XDG_DATA_HOME, AMP_THREADS_DIR
 // and CLAUDE_CONFIG_DIR pointing inside it. Build first:
 // `pnpm --filter @txcript/cli build` (the root `pnpm test` does).
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const repoRoot = path.resolve(packageRoot, "../..");
@@ -61,6 +62,19 @@ export async function removeHome(home: Home): Promise<void> {
   await fs.rm(home.root, { recursive: true, force: true });
 }
 
+/** The usual test-file setup: the bin must be built, and each test gets a fresh home. */
+export function useHome(set: (home: Home) => void): void {
+  let current: Home | undefined;
+  beforeAll(assertBuilt);
+  beforeEach(async () => {
+    current = await makeHome();
+    set(current);
+  });
+  afterEach(async () => {
+    if (current) await removeHome(current);
+  });
+}
+
 export interface RunResult {
   code: number;
   stdout: string;
@@ -80,12 +94,18 @@ export function txcript(home: Home, args: string[], options: RunOptions = {}): P
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? home.work,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin.end(options.stdin ?? "");
+  return collect(child);
+}
+
+/** A child's exit code and whole output, once it closes. */
+function collect(child: ChildProcessWithoutNullStreams): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? home.work,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -98,7 +118,6 @@ export function txcript(home: Home, args: string[], options: RunOptions = {}): P
         stderr: Buffer.concat(stderr).toString("utf8"),
       }),
     );
-    child.stdin.end(options.stdin ?? "");
   });
 }
 
@@ -116,26 +135,13 @@ export function txcriptOnTty(
   const quoted = [process.execPath, bin, ...args]
     .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
     .join(" ");
-  return new Promise((resolve, reject) => {
-    const child = spawn("script", ["-qec", quoted, "/dev/null"], {
-      cwd: home.work,
-      env: { ...home.env, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      resolve({
-        code: code ?? -1,
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr: Buffer.concat(stderr).toString("utf8"),
-      }),
-    );
-    child.stdin.end();
+  const child = spawn("script", ["-qec", quoted, "/dev/null"], {
+    cwd: home.work,
+    env: { ...home.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  child.stdin.end();
+  return collect(child);
 }
 
 /** Every file under a directory (relative paths, sorted): proves what was and was not written. */

@@ -3,17 +3,13 @@
 // through the CLI itself in every harness that has a codec.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { harnesses } from "../src/harnesses.js";
-import { assertBuilt, type Home, listFiles, makeHome, removeHome, txcript } from "./e2e.js";
+import { type Home, listFiles, txcript, useHome } from "./e2e.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 async function contents(directory: string): Promise<Record<string, string>> {

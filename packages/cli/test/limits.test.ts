@@ -5,24 +5,12 @@
 // concerns. Every error is one line and writes nothing.
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  assertBuilt,
-  fixturesRoot,
-  type Home,
-  listFiles,
-  makeHome,
-  removeHome,
-  txcript,
-} from "./e2e.js";
+import { describe, expect, it } from "vitest";
+import { fixturesRoot, type Home, listFiles, txcript, useHome } from "./e2e.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 const ampFixture = path.join(fixturesRoot, "amp/export-thread.json");

@@ -4,17 +4,13 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, bin, type Home, makeHome, removeHome, txcript } from "./e2e.js";
+import { describe, expect, it } from "vitest";
+import { bin, type Home, txcript, useHome } from "./e2e.js";
 import { sampleCommonText } from "./sample.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 async function streamJsonSample(): Promise<string> {

@@ -3,17 +3,13 @@
 // and ambiguous ones listed.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, fixturesRoot, type Home, makeHome, removeHome, txcript } from "./e2e.js";
+import { describe, expect, it } from "vitest";
+import { fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
 import { sampleCommonText, sampleTranscript } from "./sample.js";
 
 let home: Home;
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await removeHome(home);
+useHome((fresh) => {
+  home = fresh;
 });
 
 /** Write a Common sample into the Claude store through the CLI; returns its id. */
