@@ -1,6 +1,6 @@
 import { TxcriptError, validateTranscript, type Warning } from "@txcript/core";
 import { jsonArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import { lawParameters, txcriptErrorOf } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ampCodec } from "./amp-codec.js";
@@ -11,16 +11,6 @@ function convert(document: object, warnings: Warning[] = []) {
   return ampCodec.toCommon(ampCodec.parse(JSON.stringify(document)), {
     onWarning: (warning) => warnings.push(warning),
   });
-}
-
-function errorOf(run: () => unknown): TxcriptError {
-  try {
-    run();
-  } catch (error) {
-    if (TxcriptError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TxcriptError");
 }
 
 describe("ampCodec.parse", () => {
@@ -36,15 +26,17 @@ describe("ampCodec.parse", () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
   it("maps failures onto TxcriptError codes with a location", () => {
-    const syntax = errorOf(() => ampCodec.parse('{\n  "v": 1,\n  oops', { file: "t.json" }));
+    const syntax = txcriptErrorOf(() => ampCodec.parse('{\n  "v": 1,\n  oops', { file: "t.json" }));
     expect([syntax.code, syntax.location.file, syntax.location.line]).toEqual([
       "INVALID_JSON",
       "t.json",
       3,
     ]);
-    expect(errorOf(() => ampCodec.parse("[]")).code).toBe("INVALID_DOCUMENT");
-    expect(errorOf(() => ampCodec.parse('{"v":1}')).location.path).toBe("$.messages");
-    expect(errorOf(() => ampCodec.parse('{"messages":[1]}')).location.path).toBe("$.messages[0]");
+    expect(txcriptErrorOf(() => ampCodec.parse("[]")).code).toBe("INVALID_DOCUMENT");
+    expect(txcriptErrorOf(() => ampCodec.parse('{"v":1}')).location.path).toBe("$.messages");
+    expect(txcriptErrorOf(() => ampCodec.parse('{"messages":[1]}')).location.path).toBe(
+      "$.messages[0]",
+    );
   });
   it("detects thread documents by the v key, and nothing else", () => {
     expect(ampCodec.detect(JSON.stringify({ ...base, messages: [] }, null, 2))).toBe(true);
@@ -56,9 +48,11 @@ describe("ampCodec.parse", () => {
 
 describe("ampCodec.toCommon", () => {
   it("refuses a thread without id or created, naming the path", () => {
-    expect(errorOf(() => convert({ created: 1, messages: [] })).location.path).toBe("$.id");
-    expect(errorOf(() => convert({ id: "T-x", messages: [] })).location.path).toBe("$.created");
-    expect(errorOf(() => convert({ id: "T-x", created: 1e20, messages: [] })).code).toBe(
+    expect(txcriptErrorOf(() => convert({ created: 1, messages: [] })).location.path).toBe("$.id");
+    expect(txcriptErrorOf(() => convert({ id: "T-x", messages: [] })).location.path).toBe(
+      "$.created",
+    );
+    expect(txcriptErrorOf(() => convert({ id: "T-x", created: 1e20, messages: [] })).code).toBe(
       "INVALID_DOCUMENT",
     );
   });

@@ -92,6 +92,7 @@ describe("public exports", () => {
         "lawRuns",
         "signature",
         "throughText",
+        "txcriptErrorOf",
       ]
     `);
   });

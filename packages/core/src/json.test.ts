@@ -1,26 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { TxcriptError } from "./errors.js";
 import { jsonEqual, lineAndColumn, parseJson, stringifyJson } from "./json.js";
-
-function caught(run: () => unknown): TxcriptError {
-  try {
-    run();
-  } catch (error) {
-    if (TxcriptError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
+import { txcriptErrorOf } from "./testing/index.js";
 
 describe("parseJson", () => {
   it("reports the line and column of a syntax error", () => {
-    const error = caught(() => parseJson('{\n  "a": 1,\n  "b": tru\n}', { file: "x.json" }));
+    const error = txcriptErrorOf(() =>
+      parseJson('{\n  "a": 1,\n  "b": tru\n}', { file: "x.json" }),
+    );
     expect(error.code).toBe("INVALID_JSON");
     expect(error.location.file).toBe("x.json");
     expect(error.location.line).toBe(3);
   });
   it("offsets lines for JSONL callers", () => {
-    expect(caught(() => parseJson("{oops", { line: 40 })).location.line).toBe(40);
+    expect(txcriptErrorOf(() => parseJson("{oops", { line: 40 })).location.line).toBe(40);
   });
   it("keeps __proto__ as an own data key and never touches Object.prototype", () => {
     const value = parseJson('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
@@ -30,7 +22,7 @@ describe("parseJson", () => {
   it("reports hostile depth on write as TOO_LARGE", () => {
     let deep: unknown = 1;
     for (let index = 0; index < 200_000; index += 1) deep = [deep];
-    expect(caught(() => stringifyJson(deep)).code).toBe("TOO_LARGE");
+    expect(txcriptErrorOf(() => stringifyJson(deep)).code).toBe("TOO_LARGE");
   });
 });
 
@@ -78,16 +70,18 @@ describe("jsonErrorOffset", () => {
 
 describe("parseJson and numbers past the double range", () => {
   it("refuses 1e400 with its JSON path instead of reading Infinity", () => {
-    const error = caught(() => parseJson('{"a":[1,{"n":-1e400}]}', { file: "f.json", line: 3 }));
+    const error = txcriptErrorOf(() =>
+      parseJson('{"a":[1,{"n":-1e400}]}', { file: "f.json", line: 3 }),
+    );
     expect(error.code).toBe("INVALID_DOCUMENT");
     expect(error.location).toEqual({ file: "f.json", line: 3, path: "$.a[1].n" });
   });
   it("refuses a 400-digit integer the same way, and accepts 1e308", () => {
-    expect(caught(() => parseJson(`[${"9".repeat(400)}]`)).location.path).toBe("$[0]");
+    expect(txcriptErrorOf(() => parseJson(`[${"9".repeat(400)}]`)).location.path).toBe("$[0]");
     expect(parseJson("[1e308, -1.7976931348623157e308]")).toEqual([1e308, -1.7976931348623157e308]);
   });
   it("walks hostile depth without overflowing", () => {
     const deep = `${"[".repeat(100_000)}1e400${"]".repeat(100_000)}`;
-    expect(caught(() => parseJson(deep)).code).toBe("INVALID_DOCUMENT");
+    expect(txcriptErrorOf(() => parseJson(deep)).code).toBe("INVALID_DOCUMENT");
   });
 });

@@ -1,4 +1,5 @@
-import { TxcriptError, type Warning } from "@txcript/core";
+import type { Warning } from "@txcript/core";
+import { txcriptErrorOf } from "@txcript/core/testing";
 import { describe, expect, it } from "vitest";
 import { streamJsonCodec } from "./index.js";
 
@@ -6,20 +7,10 @@ const session = "4f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e";
 const init = `{"type":"system","subtype":"init","cwd":"/w","session_id":"${session}","tools":[],"mcp_servers":[]}`;
 const prompt = `{"type":"user","message":{"role":"user","content":"hi"},"parent_tool_use_id":null,"session_id":"${session}"}`;
 
-function caught(run: () => unknown): TxcriptError {
-  try {
-    run();
-  } catch (error) {
-    if (TxcriptError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TxcriptError");
-}
-
 describe("streamJsonCodec.parse", () => {
   it("names the line that is not JSON and quotes it cut short", () => {
     const bad = `{"type":"user", oops ${"x".repeat(300)}`;
-    const error = caught(() =>
+    const error = txcriptErrorOf(() =>
       streamJsonCodec.parse(`${init}\n${bad}\n${prompt}\n`, { file: "c.jsonl" }),
     );
     expect(error.code).toBe("INVALID_JSON");
@@ -30,7 +21,7 @@ describe("streamJsonCodec.parse", () => {
     expect(error.hint?.length).toBeLessThan(200);
   });
   it("refuses a JSON line that is not an object", () => {
-    const error = caught(() => streamJsonCodec.parse(`${init}\n[1,2]\n`));
+    const error = txcriptErrorOf(() => streamJsonCodec.parse(`${init}\n[1,2]\n`));
     expect(error.code).toBe("INVALID_DOCUMENT");
     expect(error.location.line).toBe(2);
   });
@@ -60,7 +51,7 @@ describe("streamJsonCodec.parse", () => {
     expect(warnings.map((w) => w.code)).toContain("truncated-line");
   });
   it("treats a cut-off line that is not the last as an error", () => {
-    const error = caught(() => streamJsonCodec.parse(`${init}\n{"type":"assi\n${prompt}`));
+    const error = txcriptErrorOf(() => streamJsonCodec.parse(`${init}\n{"type":"assi\n${prompt}`));
     expect(error.code).toBe("INVALID_JSON");
     expect(error.location.line).toBe(2);
   });
@@ -110,13 +101,13 @@ describe("streamJsonCodec errors", () => {
   const session = "T-5b0c1d2e-3f4a-4b5c-8d6e-7f8a9b0c1d2e";
   it("names the line and JSON path of a message without content", () => {
     const text = `{"type":"user","message":{"role":"user"},"session_id":"${session}"}\n`;
-    const error = caught(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
+    const error = txcriptErrorOf(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
     expect(error.code).toBe("INVALID_DOCUMENT");
     expect(error.location).toEqual({ line: 1, path: "$.message.content" });
   });
   it("names the block whose field has the wrong type", () => {
     const text = `\n{"type":"assistant","message":{"content":[{"type":"text","text":"a"},{"type":"text","text":7}]},"session_id":"${session}"}\n`;
-    const error = caught(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
+    const error = txcriptErrorOf(() => streamJsonCodec.toCommon(streamJsonCodec.parse(text)));
     expect(error.code).toBe("INVALID_DOCUMENT");
     expect(error.location).toEqual({ line: 2, path: "$.message.content[1].text" });
   });
@@ -157,7 +148,7 @@ describe("streamJsonCodec errors", () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     const text = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":${deep}}]},"session_id":"${session}"}\n`;
     const transcript = streamJsonCodec.toCommon(streamJsonCodec.parse(text));
-    const error = caught(() => streamJsonCodec.fromCommon(transcript, { dialect: "amp" }));
+    const error = txcriptErrorOf(() => streamJsonCodec.fromCommon(transcript, { dialect: "amp" }));
     expect(error.code).toBe("TOO_LARGE");
   });
 });

@@ -68,6 +68,17 @@ function expectOnlyTxcriptErrors(run: () => unknown): void {
   }
 }
 
+/** The TxcriptError `run` throws; anything else thrown is rethrown, and no throw fails the test. */
+export function txcriptErrorOf(run: () => unknown): TxcriptError {
+  try {
+    run();
+  } catch (error) {
+    if (TxcriptError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a TxcriptError, but nothing was thrown");
+}
+
 const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** Registers the five laws for one codec as vitest describe blocks. */
