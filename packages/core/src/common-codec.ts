@@ -5,16 +5,21 @@ import { z } from "zod";
 import type { Codec, Loss, ParseOptions } from "./codec.js";
 import { jsonPath, TxcriptError } from "./errors.js";
 import { isJsonObject, parseJson, quote, stringifyJson } from "./json.js";
-import { Message, Meta, type Transcript } from "./model.js";
+import { Message, Meta, Subagent, type Transcript } from "./model.js";
 
-export const commonFormat = "txcript.common/v1";
+/** The format txcript writes. */
+export const commonFormat = "txcript.common/v2";
+/** Every format txcript reads: v1 documents are v2 documents without the v2 additions. */
+export const commonFormats = ["txcript.common/v1", commonFormat] as const;
+export type CommonFormat = (typeof commonFormats)[number];
 
 export const CommonDocument = z.strictObject({
-  format: z.literal(commonFormat),
+  format: z.enum(commonFormats),
   meta: Meta,
   messages: z.array(Message),
+  subagents: z.array(Subagent).optional(),
 });
-export type CommonDocument = { format: typeof commonFormat } & Transcript;
+export type CommonDocument = { format: CommonFormat } & Transcript;
 
 /** Validate an unknown value as a Transcript; errors carry the JSON path of the first problem. */
 export function validateTranscript(
@@ -26,7 +31,11 @@ export function validateTranscript(
   throw zodError(result.error, options);
 }
 
-const TranscriptShape = z.strictObject({ meta: Meta, messages: z.array(Message) });
+const TranscriptShape = z.strictObject({
+  meta: Meta,
+  messages: z.array(Message),
+  subagents: z.array(Subagent).optional(),
+});
 
 /** zod validates JSON values recursively: hostile depth is a size error, not a RangeError. */
 function safeParseDeep<T>(
@@ -73,10 +82,10 @@ export const commonCodec: Codec<CommonDocument> = {
   },
   parse(text, options: ParseOptions = {}) {
     const value = parseJson(text, { harness: "common", ...options });
-    if (!isJsonObject(value) || value.format !== commonFormat) {
+    if (!isJsonObject(value) || !(commonFormats as readonly unknown[]).includes(value.format)) {
       throw new TxcriptError(
         "INVALID_DOCUMENT",
-        `not a Common document: expected "format": "${commonFormat}"`,
+        `not a Common document: expected "format": ${commonFormats.map((format) => `"${format}"`).join(" or ")}`,
         {
           harness: "common",
           location: {
@@ -96,9 +105,18 @@ export const commonCodec: Codec<CommonDocument> = {
     return `${stringifyJson(document, 2, "common")}\n`;
   },
   toCommon(document) {
-    return { meta: document.meta, messages: document.messages };
+    return {
+      meta: document.meta,
+      messages: document.messages,
+      ...(document.subagents === undefined ? {} : { subagents: document.subagents }),
+    };
   },
   fromCommon(transcript) {
-    return { format: commonFormat, meta: transcript.meta, messages: transcript.messages };
+    return {
+      format: commonFormat,
+      meta: transcript.meta,
+      messages: transcript.messages,
+      ...(transcript.subagents === undefined ? {} : { subagents: transcript.subagents }),
+    };
   },
 };

@@ -16,7 +16,16 @@ export type {
   WarningKind,
 } from "./codec.js";
 export { WarningCollector, warn } from "./codec.js";
-export { CommonDocument, commonCodec, commonFormat, validateTranscript } from "./common-codec.js";
+export type { CommonFormat } from "./common-codec.js";
+export {
+  CommonDocument,
+  commonCodec,
+  commonFormat,
+  commonFormats,
+  validateTranscript,
+} from "./common-codec.js";
+export { commonHarness } from "./common-harness.js";
+export { compactionOf, fromLastCompaction, lastCompactionIndex } from "./compaction.js";
 export type { ConvertOptions, ConvertResult } from "./convert.js";
 export { convert, toTranscript } from "./convert.js";
 export type { TxcriptErrorCode, TxcriptErrorLocation, TxcriptErrorOptions } from "./errors.js";
@@ -30,6 +39,16 @@ export {
   textPieces,
   writeFileAtomic,
 } from "./files.js";
+export type {
+  AnyHarness,
+  CodecOptions,
+  ContinueRefusal,
+  Environment,
+  HarnessDefinition,
+  OptionContext,
+  SavedSession,
+} from "./harness.js";
+export { closest, editDistance, HarnessRegistry } from "./harness.js";
 export type { Json, JsonObject, ParseJsonOptions } from "./json.js";
 export {
   isJsonObject,
@@ -44,12 +63,17 @@ export { commonJsonSchema } from "./json-schema.js";
 export type { BlockType, CanonicalStopReason } from "./model.js";
 export {
   Block,
+  CompactionBlock,
   canonicalStopReasons,
+  contextKinds,
   ImageBlock,
+  Lineage,
   Message,
+  MessageContext,
   Meta,
   Role,
   StopReason,
+  Subagent,
   TextBlock,
   ThinkingBlock,
   Timestamp,
@@ -60,6 +84,7 @@ export {
 } from "./model.js";
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
+export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";
 export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
 export {
   fromCanonical,

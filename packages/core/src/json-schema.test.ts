@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { commonCodec } from "./common-codec.js";
 import { commonJsonSchema } from "./json-schema.js";
 
-const checkedIn = new URL("../../../docs/schema/common-v1.schema.json", import.meta.url);
+const checkedIn = new URL("../../../docs/schema/common-v2.schema.json", import.meta.url);
 
-describe("docs/schema/common-v1.schema.json", () => {
+describe("docs/schema/common-v2.schema.json", () => {
   it("is current with the zod schemas (regenerate: pnpm --filter @txcript/core schema:write)", () => {
     expect(JSON.parse(readFileSync(checkedIn, "utf8"))).toEqual(commonJsonSchema());
   });
@@ -34,7 +34,20 @@ describe("docs/schema/common-v1.schema.json", () => {
       messages: [],
     };
     expect(validate(good)).toBe(true);
-    expect(validate({ ...good, format: "txcript.common/v2" })).toBe(false);
+    expect(validate({ ...good, format: "txcript.common/v2" })).toBe(true);
+    expect(validate({ ...good, format: "txcript.common/v3" })).toBe(false);
+    expect(
+      validate({
+        ...good,
+        messages: [
+          {
+            role: "user",
+            timestamp: "2026-01-01T00:00:00.000Z",
+            content: [{ type: "compaction", summary: "s", history: [{ role: "robot" }] }],
+          },
+        ],
+      }),
+    ).toBe(false);
     expect(validate({ ...good, meta: { id: "a", timestamp: "yesterday" } })).toBe(false);
     expect(validate({ ...good, extra: 1 })).toBe(false);
     expect(

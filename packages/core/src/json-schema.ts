@@ -7,7 +7,7 @@ import { CommonDocument } from "./common-codec.js";
 export function commonJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(CommonDocument, { target: "draft-2020-12", unrepresentable: "any" }),
-    $id: "https://txcript.dev/schema/common-v1.schema.json",
-    title: "txcript Common document v1",
+    $id: "https://txcript.dev/schema/common-v2.schema.json",
+    title: "txcript Common document v2",
   };
 }

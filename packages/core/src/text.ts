@@ -2,7 +2,7 @@
 // 1-based over the whole transcript), one-line tool calls and results,
 // thinking marked as such, and no base64 payloads. For `txcript view` and
 // for pasting a session into another model as context.
-import type { Block, Message, Transcript } from "./model.js";
+import type { Block, Message, Subagent, Transcript } from "./model.js";
 import { toCanonical } from "./tools.js";
 
 export interface MessageRange {
@@ -58,17 +58,72 @@ export function toText(transcript: Transcript, options: ToTextOptions = {}): str
     .join(" · ");
   if (details) lines.push(paint("dim", details));
   const { from, to } = resolveRange(options.range, transcript.messages.length);
+  const subagents = subagentsByCall(transcript.subagents);
   for (let ordinal = from; ordinal <= to; ordinal += 1) {
     const message = transcript.messages[ordinal - 1] as Message;
     lines.push("");
-    lines.push(paint("bold", messageHeader(ordinal, message)));
-    for (const block of message.content) lines.push(...blockLines(block, max, paint));
+    lines.push(paint("bold", messageHeader(`#${ordinal}`, message)));
+    lines.push(...contentLines(message, max, paint, subagents, ""));
   }
+  // Subagents whose spawning call is unknown (or outside the range shown when unlinked).
+  if (from === 1 && to === transcript.messages.length)
+    for (const subagent of subagents.get(undefined) ?? [])
+      lines.push("", ...subagentLines(subagent, max, paint, ""));
   return `${lines.join("\n")}\n`;
 }
 
-function messageHeader(ordinal: number, message: Message): string {
-  const parts = [`#${ordinal}`, message.role, message.timestamp];
+type Paint = (code: keyof typeof ansi, text: string) => string;
+
+function subagentsByCall(
+  subagents: readonly Subagent[] | undefined,
+): Map<string | undefined, Subagent[]> {
+  const byCall = new Map<string | undefined, Subagent[]>();
+  for (const subagent of subagents ?? []) {
+    const list = byCall.get(subagent.toolUseId) ?? [];
+    list.push(subagent);
+    byCall.set(subagent.toolUseId, list);
+  }
+  return byCall;
+}
+
+function contentLines(
+  message: Message,
+  max: number,
+  paint: Paint,
+  subagents: Map<string | undefined, Subagent[]>,
+  prefix: string,
+): string[] {
+  const lines: string[] = [];
+  for (const block of message.content) {
+    lines.push(...blockLines(block, max, paint).map((line) => prefix + line));
+    if (block.type === "tool_use")
+      for (const subagent of subagents.get(block.id) ?? [])
+        lines.push(...subagentLines(subagent, max, paint, `${prefix}    `));
+  }
+  return lines;
+}
+
+/** A subagent's conversation, indented under the call that spawned it (ordinals `#<call>.<n>`). */
+function subagentLines(subagent: Subagent, max: number, paint: Paint, prefix: string): string[] {
+  const title = [subagent.agentType, subagent.title].filter(Boolean).join(": ");
+  const lines = [prefix + paint("cyan", `┌ subagent ${subagent.id}${title ? ` (${title})` : ""}`)];
+  const nested = subagentsByCall(subagent.subagents);
+  subagent.messages.forEach((message, index) => {
+    lines.push(prefix + paint("bold", `│ ${messageHeader(`.${index + 1}`, message)}`));
+    lines.push(...contentLines(message, max, paint, nested, `${prefix}│ `));
+  });
+  for (const orphan of nested.get(undefined) ?? [])
+    lines.push(...subagentLines(orphan, max, paint, `${prefix}│ `));
+  lines.push(prefix + paint("cyan", "└"));
+  return lines;
+}
+
+function messageHeader(label: string, message: Message): string {
+  const parts = [label, message.role, message.timestamp];
+  if (message.context)
+    parts.push(
+      `[${message.context.kind}${message.context.source ? `: ${message.context.source}` : ""}]`,
+    );
   if (message.model) parts.push(message.model);
   if (message.stopReason && message.stopReason !== "end_turn" && message.stopReason !== "tool_use")
     parts.push(`[${message.stopReason}]`);
@@ -97,11 +152,7 @@ function indent(text: string, prefix = "  "): string[] {
   return text.split("\n").map((line) => `${prefix}${line}`);
 }
 
-function blockLines(
-  block: Block,
-  max: number,
-  paint: (code: keyof typeof ansi, text: string) => string,
-): string[] {
+function blockLines(block: Block, max: number, paint: Paint): string[] {
   switch (block.type) {
     case "text":
       return block.text === "" ? [] : indent(block.text);
@@ -134,5 +185,16 @@ function blockLines(
           `  [image ${block.source.mediaType}, ${base64Bytes(block.source.data)} bytes]`,
         ),
       ];
+    case "compaction": {
+      const facts = [
+        block.trigger,
+        block.preTokens === undefined ? undefined : `${block.preTokens} tokens before`,
+        block.history === undefined ? undefined : `${block.history.length} messages kept`,
+      ].filter(Boolean);
+      return [
+        paint("yellow", `  ═══ compacted${facts.length > 0 ? ` (${facts.join(", ")})` : ""} ═══`),
+        ...indent(cut(block.summary, max * 2), "  ").map((line) => paint("dim", line)),
+      ];
+    }
   }
 }

@@ -7,9 +7,14 @@ import fc from "fast-check";
 import type { Json } from "../json.js";
 import {
   type Block,
+  type CompactionBlock,
   canonicalStopReasons,
+  contextKinds,
+  type Lineage,
   type Message,
+  type MessageContext,
   type Meta,
+  type Subagent,
   type Transcript,
   type Usage,
 } from "../model.js";
@@ -130,12 +135,27 @@ export const toolArbitrary: fc.Arbitrary<Tool> = fc.oneof(
   { weight: 2, arbitrary: rawToolArbitrary },
 );
 
-export const usageArbitrary: fc.Arbitrary<Usage> = fc.record({
-  inputTokens: fc.nat({ max: 2_000_000 }),
-  outputTokens: fc.nat({ max: 200_000 }),
-  cacheReadInputTokens: fc.nat({ max: 2_000_000 }),
-  cacheCreationInputTokens: fc.nat({ max: 2_000_000 }),
-});
+export const usageArbitrary: fc.Arbitrary<Usage> = fc.record(
+  {
+    inputTokens: fc.nat({ max: 2_000_000 }),
+    outputTokens: fc.nat({ max: 200_000 }),
+    cacheReadInputTokens: fc.nat({ max: 2_000_000 }),
+    cacheCreationInputTokens: fc.nat({ max: 2_000_000 }),
+    reasoningOutputTokens: fc.nat({ max: 100_000 }),
+    costUsd: fc.oneof(
+      fc.integer({ min: 0, max: 100_000 }).map((cents) => cents / 10_000),
+      fc.constant(0),
+    ),
+  },
+  {
+    requiredKeys: [
+      "inputTokens",
+      "outputTokens",
+      "cacheReadInputTokens",
+      "cacheCreationInputTokens",
+    ],
+  },
+);
 
 export const stopReasonArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...canonicalStopReasons) },
@@ -186,6 +206,15 @@ export const timestampArbitrary: fc.Arbitrary<string> = fc
   .integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2035, 0, 1) })
   .map((ms) => new Date(ms).toISOString());
 
+export const lineageArbitrary: fc.Arbitrary<Lineage> = fc.record({
+  harness: fc.constantFrom("amp", "claude_code", "codex", "pi", "opencode", "gemini_cli"),
+  id: fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 20 })),
+  txcriptVersion: fc.constantFrom("0.1.0", "1.2.3-next.0"),
+  convertedAt: fc
+    .integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2035, 0, 1) })
+    .map((ms) => new Date(ms).toISOString()),
+});
+
 export const metaArbitrary: fc.Arbitrary<Meta> = fc.record(
   {
     id: fc.oneof(
@@ -202,9 +231,122 @@ export const metaArbitrary: fc.Arbitrary<Meta> = fc.record(
     title: textArbitrary,
     cliVersion: fc.constantFrom("2.0.76", "1.0.98", "0.0.1768018268-gcd18ba"),
     model: fc.constantFrom("claude-opus-4-5-20251101", "claude-sonnet-4-5", "gpt-5-codex"),
+    lineage: lineageArbitrary,
   },
   { requiredKeys: ["id", "timestamp"] },
 );
+
+export const messageContextArbitrary: fc.Arbitrary<MessageContext> = fc.record(
+  {
+    kind: fc.constantFrom(...contextKinds),
+    source: fc.constantFrom("AGENTS.md", "CLAUDE.md", "environment_context", "base_instructions"),
+  },
+  { requiredKeys: ["kind"] },
+);
+
+/** A short plain exchange (text, thinking, paired tool calls): the inside of a compaction's history or a subagent. */
+function shortExchange(start: number): fc.Arbitrary<Message[]> {
+  // Built on first use: the block arbitraries it reads are defined further down.
+  return fc.constant(null).chain(() =>
+    fc
+      .array(
+        fc.tuple(
+          textArbitrary,
+          assistantBlocks,
+          fc.option(
+            fc.record({
+              id: toolUseIdArbitrary,
+              tool: toolArbitrary,
+              content: toolResultContentArbitrary,
+              isError: fc.boolean(),
+            }),
+            { freq: 2 },
+          ),
+        ),
+        { minLength: 1, maxLength: 2 },
+      )
+      .map((turns) => {
+        const messages: Message[] = [];
+        let clock = start;
+        const next = () => {
+          clock += 1000;
+          return new Date(clock).toISOString();
+        };
+        for (const [prompt, blocks, call] of turns) {
+          messages.push({
+            role: "user",
+            content: [{ type: "text", text: prompt }],
+            timestamp: next(),
+          });
+          const content: Block[] = [...blocks];
+          if (call) content.push({ type: "tool_use", id: `sub_${call.id}`, tool: call.tool });
+          messages.push({ role: "assistant", content, timestamp: next() });
+          if (call)
+            messages.push({
+              role: "user",
+              content: [
+                {
+                  type: "tool_result",
+                  toolUseId: `sub_${call.id}`,
+                  content: call.content,
+                  isError: call.isError,
+                },
+              ],
+              timestamp: next(),
+            });
+        }
+        return messages;
+      }),
+  );
+}
+
+export const compactionBlockArbitrary: fc.Arbitrary<CompactionBlock> = fc
+  .record(
+    {
+      summary: textArbitrary,
+      trigger: fc.constantFrom("manual", "auto"),
+      preTokens: fc.nat({ max: 1_000_000 }),
+      history: shortExchange(Date.UTC(2026, 0, 1)),
+    },
+    { requiredKeys: ["summary"] },
+  )
+  .map((fields) => ({ type: "compaction" as const, ...fields }));
+
+interface ExtrasPlan {
+  /** Where a compaction marker goes (an index into the turns), and its block. */
+  compaction: { at: number; block: CompactionBlock } | null;
+  /** A context message first (system prompt) and/or one injected later. */
+  contexts: { at: number; context: MessageContext; text: string }[];
+  /** Subagents: for which call (by index among all calls), and a linked or unlinked one. */
+  subagents: {
+    call: number | null;
+    id: string;
+    agentType?: string;
+    title?: string;
+    nested: boolean;
+  }[];
+}
+
+const extrasArbitrary: fc.Arbitrary<ExtrasPlan> = fc.record({
+  compaction: fc.option(fc.record({ at: fc.nat(8), block: compactionBlockArbitrary }), { freq: 3 }),
+  contexts: fc.array(
+    fc.record({ at: fc.nat(8), context: messageContextArbitrary, text: textArbitrary }),
+    { maxLength: 2 },
+  ),
+  subagents: fc.array(
+    fc.record(
+      {
+        call: fc.option(fc.nat(8), { freq: 4 }),
+        id: fc.oneof(fc.stringMatching(/^agent-[0-9a-f]{8}$/), fc.uuid()),
+        agentType: fc.constantFrom("general-purpose", "Explore", "worker"),
+        title: textArbitrary,
+        nested: fc.boolean(),
+      },
+      { requiredKeys: ["call", "id", "nested"] },
+    ),
+    { maxLength: 2 },
+  ),
+});
 
 interface TurnPlan {
   prompt: Block[];
@@ -266,6 +408,40 @@ export interface TranscriptArbitraryOptions {
   maxTurns?: number;
 }
 
+function subagentArbitraryFrom(
+  extras: ExtrasPlan["subagents"],
+  callIds: string[],
+  start: number,
+): fc.Arbitrary<Subagent[]> {
+  if (extras.length === 0) return fc.constant([]);
+  return fc
+    .tuple(...extras.map(() => fc.tuple(shortExchange(start), shortExchange(start + 60_000))))
+    .map((exchanges) => {
+      const used = new Set<string>();
+      return extras.flatMap((plan, index) => {
+        if (used.has(plan.id)) return [];
+        used.add(plan.id);
+        const [messages, nestedMessages] = exchanges[index] as [Message[], Message[]];
+        const subagent: Subagent = { id: plan.id, messages };
+        const call =
+          plan.call === null || callIds.length === 0
+            ? undefined
+            : callIds[plan.call % callIds.length];
+        if (call !== undefined) subagent.toolUseId = call;
+        if (plan.agentType !== undefined) subagent.agentType = plan.agentType;
+        if (plan.title !== undefined) subagent.title = plan.title;
+        const innerCall = messages
+          .flatMap((message) => message.content)
+          .find((block) => block.type === "tool_use");
+        if (plan.nested && innerCall?.type === "tool_use")
+          subagent.subagents = [
+            { id: `${plan.id}-nested`, toolUseId: innerCall.id, messages: nestedMessages },
+          ];
+        return [subagent];
+      });
+    });
+}
+
 /**
  * Whole transcripts shaped as conversations: user prompts, assistant turns
  * with tool calls, tool results on the following user message paired by a
@@ -280,8 +456,9 @@ export function transcriptArbitrary(
       meta: metaArbitrary,
       turns: fc.array(turnArbitrary, { maxLength: options.maxTurns ?? 4 }),
       steps: fc.array(fc.nat({ max: 120_000 }), { minLength: 64, maxLength: 64 }),
+      extras: extrasArbitrary,
     })
-    .map(({ meta, turns, steps }) => {
+    .chain(({ meta, turns, steps, extras }) => {
       const messages: Message[] = [];
       let clock = Date.parse(meta.timestamp);
       let step = 0;
@@ -290,12 +467,27 @@ export function transcriptArbitrary(
         return new Date(Math.min(clock, Date.UTC(2099, 0, 1))).toISOString();
       };
       const used = new Set<string>();
-      for (const turn of turns) {
+      const callIds: string[] = [];
+      const extrasAt = (index: number) => {
+        for (const plan of extras.contexts)
+          if (plan.at % (turns.length + 1) === index)
+            messages.push({
+              role: "user",
+              content: [{ type: "text", text: plan.text }],
+              timestamp: next(),
+              context: plan.context,
+            });
+        if (extras.compaction && index > 0 && extras.compaction.at % (turns.length + 1) === index)
+          messages.push({ role: "user", content: [extras.compaction.block], timestamp: next() });
+      };
+      turns.forEach((turn, turnIndex) => {
+        extrasAt(turnIndex);
         messages.push({ role: "user", content: turn.prompt, timestamp: next() });
         const calls = turn.assistant.calls.map((call, index) => {
           let id = call.id;
           while (used.has(id)) id = `${id}_${index}`;
           used.add(id);
+          callIds.push(id);
           return { ...call, id };
         });
         const assistant: Message = {
@@ -335,7 +527,13 @@ export function transcriptArbitrary(
               stopReason: "end_turn",
             });
         }
-      }
-      return { meta, messages };
+      });
+      extrasAt(turns.length);
+      return subagentArbitraryFrom(extras.subagents, callIds, clock).map(
+        (subagents): Transcript =>
+          subagents.length === 0 ? { meta, messages } : { meta, messages, subagents },
+      );
     });
 }
+
+export { oddShapesArbitrary } from "./odd-shapes.js";

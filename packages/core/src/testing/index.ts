@@ -4,8 +4,8 @@
 // state their losses in `project`; the generator is never narrowed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { transcriptArbitrary } from "../arbitraries/index.js";
-import type { Codec, ConversionOptions } from "../codec.js";
+import { oddShapesArbitrary, transcriptArbitrary } from "../arbitraries/index.js";
+import type { Codec, ConversionOptions, Warning } from "../codec.js";
 import { TxcriptError } from "../errors.js";
 import type { Transcript } from "../model.js";
 import { signature } from "./signature.js";
@@ -46,6 +46,41 @@ export interface CodecLawsOptions {
   numRuns?: number;
   /** A name for the describe blocks, when one codec runs the suite twice (two dialects). */
   label?: string;
+  /**
+   * For the "no warning ⇒ no loss" law: a normalization that only changes
+   * how the same content is spelled (never drops or adds content), applied to
+   * both sides before comparing. Default: none, the transcripts must be equal.
+   */
+  equivalent?: (transcript: Transcript) => Transcript;
+  /** Also run laws 2, 3 and the no-silent-loss law on odd shapes (default true). */
+  oddShapes?: boolean;
+}
+
+/** fromCommon with its warnings collected. */
+export function writeCollecting(
+  codec: AnyCodec,
+  transcript: Transcript,
+  writeOptions: (ConversionOptions & Record<string, unknown>) | undefined,
+): { text: string; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const text = codec.serialize(
+    codec.fromCommon(transcript, {
+      ...writeOptions,
+      onWarning: (warning: Warning) => {
+        warnings.push(warning);
+        writeOptions?.onWarning?.(warning);
+      },
+    }),
+  );
+  return { text, warnings };
+}
+
+function expectDocumentedCodes(codec: AnyCodec, warnings: readonly Warning[]): void {
+  const documented = new Set(codec.losses.map((loss) => loss.code));
+  for (const warning of warnings)
+    expect(documented.has(warning.code), `${warning.code} is listed in ${codec.id}'s losses`).toBe(
+      true,
+    );
 }
 
 /** Native → Common → native → Common, all through text, as a user's file would go. */
@@ -106,15 +141,20 @@ export function describeCodecLaws(options: CodecLawsOptions): void {
     });
   });
 
+  const shapes: [string, fc.Arbitrary<Transcript>][] = [["generated transcripts", arbitrary]];
+  if (options.oddShapes !== false && options.arbitrary === undefined)
+    shapes.push(["odd shapes", oddShapesArbitrary()]);
+
   describe(`${name}: toCommon(fromCommon(c)) = project(c)`, () => {
-    it("holds for generated transcripts, through text", () => {
-      fc.assert(
-        fc.property(arbitrary, (transcript) => {
-          expect(throughText(codec, transcript, options).transcript).toEqual(project(transcript));
-        }),
-        parameters,
-      );
-    });
+    for (const [shape, generator] of shapes)
+      it(`holds for ${shape}, through text`, () => {
+        fc.assert(
+          fc.property(generator, (transcript) => {
+            expect(throughText(codec, transcript, options).transcript).toEqual(project(transcript));
+          }),
+          parameters,
+        );
+      });
     it("project is itself idempotent", () => {
       fc.assert(
         fc.property(arbitrary, (transcript) => {
@@ -123,6 +163,23 @@ export function describeCodecLaws(options: CodecLawsOptions): void {
         parameters,
       );
     });
+  });
+
+  describe(`${name}: no warning ⇒ no loss`, () => {
+    const same = options.equivalent ?? ((transcript: Transcript) => transcript);
+    for (const [shape, generator] of shapes)
+      it(`a write that warns of nothing reads back equal, and every code is documented (${shape})`, () => {
+        fc.assert(
+          fc.property(generator, (transcript) => {
+            const { text, warnings } = writeCollecting(codec, transcript, options.writeOptions);
+            expectDocumentedCodes(codec, warnings);
+            if (warnings.length > 0) return;
+            const back = codec.toCommon(codec.parse(text), options.readOptions);
+            expect(same(back)).toEqual(same(transcript));
+          }),
+          parameters,
+        );
+      });
   });
 
   describe(`${name}: fromCommon(toCommon(fromCommon(c))) = fromCommon(c)`, () => {

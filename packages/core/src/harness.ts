@@ -1,0 +1,176 @@
+// Everything a program needs to know about one harness, in one value: its
+// codec and the law suite's normalization, how it is named, where it keeps
+// sessions, how its writer streams, and whether `continue` can resume into
+// it. Each harness package exports one `HarnessDefinition`; the CLI, the
+// fuzz targets, the bench and the cross-harness laws build from one
+// `HarnessRegistry` of them, so a new harness is one package and one line.
+import type { Codec, ConversionOptions, HarnessId, Store } from "./codec.js";
+import { TxcriptError } from "./errors.js";
+import type { Transcript } from "./model.js";
+
+export type Environment = Record<string, string | undefined>;
+
+/** What a caller knows when it picks read or write options for a codec. */
+export interface OptionContext {
+  /** The harness the input was read from (a writer choosing a dialect). */
+  from?: string;
+  /** A dialect the person asked for (`--dialect`). */
+  dialect?: string;
+  /** Start time for formats whose lines carry no timestamps. */
+  startTime?: Date;
+  /** The input's native text (a writer matching the input's dialect). */
+  sourceText?: string;
+}
+
+export type CodecOptions = ConversionOptions & Record<string, unknown>;
+
+/** Why continuing into a harness is refused, and what to do instead. */
+export interface ContinueRefusal {
+  reason: string;
+  instead: string;
+}
+
+/** What a store saved, as the steps after saving see it. */
+export interface SavedSession {
+  id: string;
+  path: string;
+}
+
+export interface HarnessDefinition<Native = unknown> {
+  readonly id: HarnessId;
+  readonly displayName: string;
+  /** Other spellings accepted wherever a harness is named. */
+  readonly aliases: readonly string[];
+  /** Extension of one session file (batch conversion and fixtures name files with it). */
+  readonly extension: string;
+  // biome-ignore lint/suspicious/noExplicitAny: options are the codec's own
+  readonly codec: Codec<Native, any, any>;
+  /** The codec's documented normalization: what toCommon(fromCommon(c)) equals. */
+  readonly project: (transcript: Transcript) => Transcript;
+  readonly readOptions?: (context: OptionContext) => CodecOptions;
+  readonly writeOptions?: (context: OptionContext) => CodecOptions;
+  /**
+   * The text of `codec.serialize(codec.fromCommon(t, options))` in pieces, in
+   * order, so a writer can stream a long session (a JSON-lines format yields
+   * one line and its newline at a time). Their concatenation is that text.
+   */
+  readonly serializeChunks?: (transcript: Transcript, options: CodecOptions) => Iterable<string>;
+  /** The harness's session store; `root` overrides the default location. */
+  readonly store?: (environment: Environment, root?: string) => Store<Native>;
+  /** Why `continue` into this harness is refused (set exactly when there is no resumeCommand). */
+  readonly continueRefusal?: ContinueRefusal;
+  /** The command that resumes a saved session (argv, no shell), run in the session's cwd. */
+  readonly resumeCommand?: (id: string) => string[];
+  /**
+   * A step between saving and resuming, for harnesses whose own program must
+   * take the session in (OpenCode's `import`). Returns the id to resume.
+   */
+  readonly afterSave?: (
+    saved: SavedSession,
+    context: { environment: Environment; cwd: string },
+  ) => Promise<SavedSession>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds harnesses of any native body
+export type AnyHarness = HarnessDefinition<any>;
+
+function normalizeName(name: string): string {
+  return name.trim().toLowerCase().replaceAll("-", "_");
+}
+
+/** Levenshtein distance, for "did you mean". */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The closest of `candidates` to `wanted`, when it is close enough to be a typo. */
+export function closest(wanted: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const distance = editDistance(normalizeName(wanted), normalizeName(name));
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  if (best === undefined) return undefined;
+  return best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : undefined;
+}
+
+/** An ordered set of harnesses: lookup by id or alias, detection, stores. */
+export class HarnessRegistry {
+  readonly harnesses: readonly AnyHarness[];
+
+  /** Harnesses in detection order: the most specific sniff first. */
+  constructor(harnesses: readonly AnyHarness[]) {
+    const seen = new Map<string, string>();
+    for (const harness of harnesses) {
+      for (const name of [harness.id, ...harness.aliases]) {
+        const key = normalizeName(name);
+        const owner = seen.get(key);
+        if (owner !== undefined)
+          throw new TxcriptError(
+            "USAGE",
+            `the harness name ${JSON.stringify(name)} is taken twice (${owner} and ${harness.id})`,
+          );
+        seen.set(key, harness.id);
+      }
+      if ((harness.resumeCommand === undefined) === (harness.continueRefusal === undefined))
+        throw new TxcriptError(
+          "USAGE",
+          `harness ${harness.id} must define exactly one of resumeCommand and continueRefusal`,
+        );
+    }
+    this.harnesses = harnesses;
+  }
+
+  /** A registry with more harnesses after these (tests, plug-ins). */
+  with(...more: AnyHarness[]): HarnessRegistry {
+    return new HarnessRegistry([...this.harnesses, ...more]);
+  }
+
+  /** Ids, for help texts and error hints. */
+  names(): string {
+    return this.harnesses.map((harness) => harness.id).join(", ");
+  }
+
+  /** The harness named by an id or alias (case-insensitive, `-` and `_` alike). */
+  find(name: string): AnyHarness {
+    const wanted = normalizeName(name);
+    for (const harness of this.harnesses) {
+      if (normalizeName(harness.id) === wanted) return harness;
+      if (harness.aliases.some((alias) => normalizeName(alias) === wanted)) return harness;
+    }
+    const suggestion = closest(
+      name,
+      this.harnesses.flatMap((harness) => [harness.id, ...harness.aliases]),
+    );
+    throw new TxcriptError("USAGE", `unknown harness ${JSON.stringify(name)}`, {
+      hint: `${suggestion === undefined ? "" : `did you mean ${suggestion}? `}expected one of ${this.names()}`,
+    });
+  }
+
+  /** The first harness whose codec recognizes the text. */
+  detect(text: string, file?: string): AnyHarness {
+    for (const harness of this.harnesses) if (harness.codec.detect(text)) return harness;
+    throw new TxcriptError("UNKNOWN_FORMAT", "cannot tell which harness wrote this input", {
+      ...(file === undefined ? {} : { location: { file } }),
+      hint: `pass --from with one of ${this.names()}`,
+    });
+  }
+
+  /** The harnesses that keep sessions on disk, with their stores. */
+  stores(environment: Environment): { harness: AnyHarness; store: Store<unknown> }[] {
+    return this.harnesses.flatMap((harness) =>
+      harness.store ? [{ harness, store: harness.store(environment) as Store<unknown> }] : [],
+    );
+  }
+}
