@@ -1,6 +1,7 @@
 // @txcript/amp: Amp thread documents (the local-first CLI's threads/*.json
 // and `amp threads export`) ⇄ the txcript Common model, Amp's tool dialect
 // (shared with Amp's stream-json), and the local threads store.
+export { ampHarness } from "./amp-harness.js";
 export { ampCodec } from "./amp-codec.js";
 export {
   AMP_THREAD_ID_NAMESPACE,

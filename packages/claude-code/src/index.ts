@@ -2,6 +2,7 @@
 // cwd>/<session>.jsonl`) — the lossless codec to and from the Common model,
 // its normalization as code, the store, and the resume command. The CLI
 // composes these; nothing here launches Claude Code.
+export { claudeCodeHarness } from "./claude-code-harness.js";
 export { claudeCodeCodec } from "./claude-code-codec.js";
 export { claudeCodeLoss, claudeCodeLosses } from "./claude-code-losses.js";
 export type { ClaudeResumeCommand } from "./claude-code-paths.js";

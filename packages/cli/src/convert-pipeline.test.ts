@@ -6,8 +6,8 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { convert } from "@txcript/core";
 import { describe, expect, it } from "vitest";
-import { convertSource, outputSlices } from "./convert-pipeline.js";
-import { detectHarness, findHarness, harnesses } from "./harnesses.js";
+import { convertSource } from "./convert-pipeline.js";
+import { detectHarness, findHarness, harnessList } from "./harnesses.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const fixtures = ["amp", "claude-code", "stream-json"].flatMap((directory) =>
@@ -38,7 +38,7 @@ describe("convertSource", () => {
   it("prints what convert() prints, whole or line by line, for every fixture and target", () => {
     expect(fixtures.length).toBeGreaterThan(5);
     for (const file of fixtures)
-      for (const to of harnesses) {
+      for (const to of harnessList()) {
         const expected = reference(file, to);
         for (const lineByLine of [false, true]) {
           const converted = convertSource(source(file), to, { lineByLine });
@@ -62,22 +62,26 @@ describe("convertSource", () => {
   });
 });
 
-describe("outputSlices", () => {
-  it("adds up to serialize() in many slices, a missing final newline kept", () => {
-    for (const [id, file] of [
-      ["claude_code", "fixtures/claude-code/slash-commands.jsonl"],
-      ["stream_json", "fixtures/stream-json/claude-tools.jsonl"],
-    ] as const) {
-      const harness = findHarness(id);
-      for (const text of [
-        readFileSync(path.join(repoRoot, file), "utf8"),
-        readFileSync(path.join(repoRoot, file), "utf8").trimEnd(),
-      ]) {
-        const native = harness.codec.parse(text);
-        const slices = [...outputSlices(harness, native, 3)];
-        expect(slices.length).toBeGreaterThan(2);
-        expect(slices.join("")).toBe(text);
-      }
+describe("serializeChunks", () => {
+  it("adds up to serialize(fromCommon()) for every harness that streams, long captures included", () => {
+    const streaming = harnessList().filter((harness) => harness.serializeChunks !== undefined);
+    expect(streaming.map((harness) => harness.id)).toEqual(
+      expect.arrayContaining(["claude_code", "stream_json"]),
+    );
+    const long = {
+      meta: { id: "long", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: Array.from({ length: 2500 }, (_, index) => ({
+        role: index % 2 ? ("assistant" as const) : ("user" as const),
+        content: [{ type: "text" as const, text: `message ${index}` }],
+        timestamp: "2026-01-01T00:00:00.000Z",
+      })),
+    };
+    for (const harness of streaming) {
+      const options = harness.writeOptions?.({}) ?? {};
+      const whole = harness.codec.serialize(harness.codec.fromCommon(long, options));
+      const chunks = [...(harness.serializeChunks?.(long, options) ?? [])];
+      expect(chunks.length, harness.id).toBeGreaterThan(2);
+      expect(chunks.join(""), harness.id).toBe(whole);
     }
   });
 });

@@ -40,21 +40,14 @@ function readSource(source: ConversionSource, collector: WarningCollector): Tran
   return source.harness.codec.toCommon(parseSource(source), { ...read, onWarning: collector.add });
 }
 
-/** Each line, then its newline: slices a writer gathers without joining them first. */
-function* withNewlines(lines: Iterable<string>): Generator<string> {
-  for (const line of lines) {
-    yield line;
-    yield "\n";
-  }
-}
-
 /**
  * Convert `source` into `to`'s format. Takes `source.text` (it is ""
  * afterwards), so the caller keeps no copy. With `lineByLine` and a target
- * that prints one line at a time (`writeLines`), the lines are printed as
- * the slices are iterated and no target body is ever built: for a
- * destination that shows nothing until it is complete (an atomic file
- * write); a failure midway would otherwise leave part of the output behind.
+ * that streams its text (`serializeChunks`), the pieces are printed as the
+ * slices are iterated: for a destination that shows nothing until it is
+ * complete (an atomic file write); elsewhere every piece is printed before
+ * the first is handed out, since a failure midway would leave part of the
+ * output behind.
  */
 export function convertSource(
   source: ConversionSource,
@@ -83,64 +76,13 @@ function convertUnlocated(
     onWarning: collector.add,
   };
   const warnings = () => collector.warnings;
-  if (options.lineByLine && to.writeLines !== undefined)
-    return { slices: withNewlines(to.writeLines(readSource(source, collector), write)), warnings };
+  if (to.serializeChunks !== undefined) {
+    const chunks = to.serializeChunks(readSource(source, collector), write);
+    return { slices: options.lineByLine ? chunks : [...chunks], warnings };
+  }
+  // One string: printed before the first slice is asked for, so the body is not kept.
   return {
-    slices: outputSlices(to, to.codec.fromCommon(readSource(source, collector), write)),
+    slices: [to.codec.serialize(to.codec.fromCommon(readSource(source, collector), write))],
     warnings,
   };
-}
-
-/** The flag JSON-lines native bodies keep for the final newline, by harness id. */
-const finalNewlineKey: Readonly<Record<string, string>> = {
-  claude_code: "trailingNewline",
-  stream_json: "finalNewline",
-};
-
-/** Lines printed per slice of a JSON-lines output. */
-export const linesPerSlice = 1024;
-
-/**
- * The target's text, in order, as slices that concatenate to
- * `to.codec.serialize(native)`: a JSON-lines body is printed `perSlice` lines
- * at a time (each slice through the codec's own serialize), any other whole.
- */
-export function outputSlices(
-  to: Harness,
-  native: unknown,
-  perSlice = linesPerSlice,
-): Iterable<string> {
-  const key = finalNewlineKey[to.id];
-  const body = native as Record<string, unknown> | null;
-  const lines = body?.lines;
-  if (
-    key === undefined ||
-    body === null ||
-    !Array.isArray(lines) ||
-    typeof body[key] !== "boolean" ||
-    lines.length <= perSlice
-  ) {
-    // One string: print it before the first slice is asked for, so the body is not kept.
-    return [to.codec.serialize(native)];
-  }
-  return slicesOf(to, body, key, lines, perSlice);
-}
-
-function* slicesOf(
-  to: Harness,
-  body: Record<string, unknown>,
-  key: string,
-  lines: unknown[],
-  perSlice: number,
-): Generator<string> {
-  for (let start = 0; start < lines.length; start += perSlice) {
-    const end = Math.min(start + perSlice, lines.length);
-    // Every slice but the last ends in a newline; the last keeps the body's own flag.
-    const last = end === lines.length;
-    yield to.codec.serialize({
-      ...body,
-      lines: lines.slice(start, end),
-      [key]: last ? body[key] : true,
-    });
-  }
 }

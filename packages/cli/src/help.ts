@@ -2,7 +2,7 @@
 // the harnesses, environment variables and exit codes. docs/cli.md quotes
 // every one of these verbatim (a test compares them).
 import { type CommandSpec, commandSpecs, type OptionSpec } from "./command-specs.js";
-import { harnesses } from "./harnesses.js";
+import { harnessList } from "./harnesses.js";
 
 function optionLabel(option: OptionSpec): string {
   const long = `--${option.name}${option.value ? ` ${option.value}` : ""}`;
@@ -70,7 +70,7 @@ export function mainHelp(): string {
     "",
     "Harnesses (H):",
     ...table(
-      harnesses.map((harness) => [
+      harnessList().map((harness) => [
         harness.id,
         `${harness.displayName}${harness.aliases.length ? ` (also: ${harness.aliases.join(", ")})` : ""}`,
       ]),

@@ -4,7 +4,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { harnesses } from "../src/harnesses.js";
+import { harnessList } from "../src/harnesses.js";
 import { type Home, listFiles, txcript, useHome } from "./e2e.js";
 
 let home: Home;
@@ -20,7 +20,7 @@ async function contents(directory: string): Promise<Record<string, string>> {
 }
 
 describe("txcript fixtures", () => {
-  for (const harness of harnesses) {
+  for (const harness of harnessList()) {
     it(`is reproducible and readable for ${harness.id}`, async () => {
       const first = path.join(home.work, "first");
       const second = path.join(home.work, "second");

@@ -30,6 +30,13 @@ export interface ContinueRefusal {
   instead: string;
 }
 
+/** One dialect of a harness that writes several. */
+export interface HarnessVariant {
+  label: string;
+  project: (transcript: Transcript) => Transcript;
+  writeOptions: CodecOptions;
+}
+
 /** What a store saved, as the steps after saving see it. */
 export interface SavedSession {
   id: string;
@@ -47,6 +54,12 @@ export interface HarnessDefinition<Native = unknown> {
   readonly codec: Codec<Native, any, any>;
   /** The codec's documented normalization: what toCommon(fromCommon(c)) equals. */
   readonly project: (transcript: Transcript) => Transcript;
+  /**
+   * For a harness that writes more than one dialect (stream-json: Claude and
+   * Amp): each dialect's write options and normalization, so the laws and
+   * the cross-harness pairs run once per dialect. Absent: one, the default.
+   */
+  readonly variants?: readonly HarnessVariant[];
   readonly readOptions?: (context: OptionContext) => CodecOptions;
   readonly writeOptions?: (context: OptionContext) => CodecOptions;
   /**

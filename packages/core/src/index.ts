@@ -45,6 +45,7 @@ export type {
   ContinueRefusal,
   Environment,
   HarnessDefinition,
+  HarnessVariant,
   OptionContext,
   SavedSession,
 } from "./harness.js";

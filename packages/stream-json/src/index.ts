@@ -2,6 +2,7 @@
 // the txcript Common model, a live line reader for pipes and stdin, an
 // incremental transcript builder for live views, and `--stream-json-input`
 // lines. Amp's tool dialect comes from @txcript/amp.
+export { streamJsonHarness } from "./stream-json-harness.js";
 export {
   type StreamJsonWriteOptions,
   toStreamJsonInput,

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { oddShapesArbitrary, transcriptArbitrary } from "../arbitraries/index.js";
 import type { Codec, ConversionOptions, Warning } from "../codec.js";
+import type { AnyHarness } from "../harness.js";
 import { TxcriptError } from "../errors.js";
 import type { Transcript } from "../model.js";
 import { signature } from "./signature.js";
@@ -248,6 +249,28 @@ export interface HarnessUnderTest {
   readOptions?: ConversionOptions & Record<string, unknown>;
   writeOptions?: ConversionOptions & Record<string, unknown>;
   label?: string;
+}
+
+/** Each harness of a registry as the cross-harness law sees it: once per dialect. */
+export function harnessesUnderTest(harnesses: readonly AnyHarness[]): HarnessUnderTest[] {
+  return harnesses.flatMap((harness): HarnessUnderTest[] =>
+    harness.variants === undefined
+      ? [
+          {
+            codec: harness.codec,
+            project: harness.project,
+            label: harness.id,
+            ...(harness.writeOptions ? { writeOptions: harness.writeOptions({}) } : {}),
+            ...(harness.readOptions ? { readOptions: harness.readOptions({}) } : {}),
+          },
+        ]
+      : harness.variants.map((variant) => ({
+          codec: harness.codec,
+          project: variant.project,
+          writeOptions: variant.writeOptions,
+          label: variant.label,
+        })),
+  );
 }
 
 /**

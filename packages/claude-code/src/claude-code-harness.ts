@@ -1,0 +1,24 @@
+// Claude Code as a harness: session JSONL, the ~/.claude/projects store,
+// a writer that streams line by line, and `claude --resume`.
+import type { HarnessDefinition } from "@txcript/core";
+import { claudeCodeCodec } from "./claude-code-codec.js";
+import { claudeResumeCommand } from "./claude-code-paths.js";
+import { claudeCodeProject } from "./claude-code-project.js";
+import type { ClaudeCodeSession } from "./claude-code-schema.js";
+import { ClaudeCodeStore } from "./claude-code-store.js";
+import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
+
+export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
+  id: "claude_code",
+  displayName: "Claude Code session",
+  aliases: ["claude", "claude-code", "claudecode", "cc"],
+  codec: claudeCodeCodec,
+  extension: ".jsonl",
+  project: (transcript) => claudeCodeProject(transcript),
+  *serializeChunks(transcript, options) {
+    for (const line of commonToClaudeCodeLines(transcript, options)) yield `${line}\n`;
+  },
+  store: (environment, root) =>
+    new ClaudeCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => [...claudeResumeCommand(id).argv],
+};

@@ -1,0 +1,17 @@
+// The one list of harnesses txcript knows, in detection order (the most
+// specific sniff first). Adding a harness is one import and one entry here;
+// the CLI, the fuzz targets, the stores under fault, the bench and the
+// cross-harness laws all read this registry and nothing else.
+import { ampHarness } from "@txcript/amp";
+import { claudeCodeHarness } from "@txcript/claude-code";
+import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
+import { streamJsonHarness } from "@txcript/stream-json";
+
+export const harnessDefinitions: readonly AnyHarness[] = [
+  commonHarness,
+  ampHarness,
+  claudeCodeHarness,
+  streamJsonHarness,
+];
+
+export const defaultRegistry = new HarnessRegistry(harnessDefinitions);
