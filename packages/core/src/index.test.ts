@@ -1,4 +1,5 @@
 import * as core from "@txcript/core";
+import * as anthropic from "@txcript/core/anthropic";
 import * as arbitraries from "@txcript/core/arbitraries";
 import * as testing from "@txcript/core/testing";
 import { describe, expect, it } from "vitest";
@@ -75,6 +76,28 @@ describe("public exports", () => {
         "validateTranscript",
         "warn",
         "writeFileAtomic",
+      ]
+    `);
+  });
+  it("@txcript/core/anthropic", () => {
+    expect(Object.keys(anthropic).sort()).toMatchInlineSnapshot(`
+      [
+        "AnthropicSplitMessages",
+        "anthropicBlockToCommon",
+        "anthropicContentToCommon",
+        "anthropicStopReasonToCommon",
+        "anthropicStopReasons",
+        "anthropicThinkingOf",
+        "anthropicUsageKeys",
+        "anthropicUsageToCommon",
+        "commonBlockToAnthropic",
+        "commonUsageToAnthropic",
+        "isAnthropicStopReason",
+        "isAnthropicToolResultContent",
+        "largestUsage",
+        "mergeAnthropicPart",
+        "toolResultContentToAnthropic",
+        "usageTotal",
       ]
     `);
   });
