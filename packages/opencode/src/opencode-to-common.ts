@@ -1,0 +1,318 @@
+// OpenCode export → Common. A user message's text and image parts become
+// blocks; an assistant message (one model step in OpenCode ≥ 1.x) becomes
+// one assistant message, and the results held in its tool parts follow it
+// as one user message of tool_result blocks, timed by the first result's
+// end. A compaction part and the summary message after it become one
+// compaction block; a user message of synthetic text parts is context.
+import {
+  type Block,
+  type ConversionOptions,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  ownValue,
+  readTimestamp,
+  type Transcript,
+  TxcriptError,
+  type Usage,
+  warn,
+} from "@txcript/core";
+import { opencodeLossList as losses } from "./opencode-losses.js";
+import {
+  harness,
+  numberField,
+  type OpencodeEntry,
+  type OpencodeSession,
+  objectField,
+  stringField,
+} from "./opencode-schema.js";
+import { opencodeToolToCommon } from "./opencode-tools.js";
+
+/** AI SDK finish reasons with a canonical stop reason. */
+const finishToStop: Record<string, string> = {
+  stop: "end_turn",
+  "tool-calls": "tool_use",
+  length: "max_tokens",
+  "content-filter": "refusal",
+  error: "error",
+};
+
+const bookkeepingParts = new Set(["step-start", "step-finish"]);
+
+interface Reader {
+  options: ConversionOptions | undefined;
+  clock: string;
+}
+
+function timeOf(reader: Reader, value: Json | undefined, path: string): string {
+  const timestamp = readTimestamp(value);
+  if (timestamp === undefined) {
+    warn(reader.options, losses.invalidTime, "a message or tool time is not valid epoch ms", path);
+    return reader.clock;
+  }
+  reader.clock = timestamp;
+  return timestamp;
+}
+
+function count(value: Json | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : 0;
+}
+
+function usageOf(info: JsonObject, entry: OpencodeEntry): Usage | undefined {
+  const tokens = objectField(info, "tokens");
+  const cache = tokens === undefined ? undefined : objectField(tokens, "cache");
+  const input = count(tokens && ownValue(tokens, "input"));
+  const output = count(tokens && ownValue(tokens, "output"));
+  const reasoning = count(tokens && ownValue(tokens, "reasoning"));
+  const read = count(cache && ownValue(cache, "read"));
+  const write = count(cache && ownValue(cache, "write"));
+  const cost = numberField(info, "cost") ?? 0;
+  const stepped = entry.parts.some((part) => ownValue(part, "type") === "step-finish");
+  if (!stepped && input + output + reasoning + read + write === 0 && !(cost > 0)) return undefined;
+  const usage: Usage = {
+    inputTokens: input,
+    outputTokens: output + reasoning,
+    cacheReadInputTokens: read,
+    cacheCreationInputTokens: write,
+  };
+  if (reasoning > 0) usage.reasoningOutputTokens = reasoning;
+  if (cost > 0) usage.costUsd = cost;
+  return usage;
+}
+
+function stopReasonOf(info: JsonObject): string | undefined {
+  const error = objectField(info, "error");
+  if (error !== undefined)
+    return stringField(error, "name") === "MessageAbortedError" ? "aborted" : "error";
+  const finish = stringField(info, "finish");
+  if (finish === undefined || finish === "") return undefined;
+  return Object.hasOwn(finishToStop, finish) ? finishToStop[finish] : finish;
+}
+
+function thinkingOf(part: JsonObject, text: string): Block {
+  const block: Block = { type: "thinking", text };
+  const metadata = objectField(part, "metadata");
+  if (metadata === undefined) return block;
+  const [provider] = Object.keys(metadata);
+  const fields = provider === undefined ? undefined : objectField(metadata, provider);
+  if (provider === undefined || fields === undefined) return block;
+  const signature = stringField(fields, "signature");
+  const encrypted =
+    stringField(fields, "reasoningEncryptedContent") ?? stringField(fields, "redactedData");
+  if (signature !== undefined) block.signature = signature;
+  if (encrypted !== undefined) block.encrypted = encrypted;
+  block.provider = provider;
+  return block;
+}
+
+/** A base64 image from a file part whose url is `data:<mime>;base64,…`, else undefined. */
+function imageOf(part: JsonObject): Block | undefined {
+  const mime = stringField(part, "mime");
+  const url = stringField(part, "url");
+  if (mime === undefined || url === undefined || !mime.startsWith("image/")) return undefined;
+  const prefix = `data:${mime};base64,`;
+  if (!url.startsWith(prefix)) return undefined;
+  return {
+    type: "image",
+    source: { type: "base64", mediaType: mime, data: url.slice(prefix.length) },
+  };
+}
+
+interface Converted {
+  content: Block[];
+  results: { block: Block; end: Json | undefined }[];
+}
+
+function convertParts(reader: Reader, entry: OpencodeEntry, path: string): Converted {
+  const content: Block[] = [];
+  const results: Converted["results"] = [];
+  entry.parts.forEach((part, index) => {
+    const type = ownValue(part, "type");
+    const where = `${path}.parts[${index}]`;
+    const unmodeled = () =>
+      warn(
+        reader.options,
+        losses.unmodeledPart,
+        `a ${String(type)} part has no Common block`,
+        where,
+      );
+    if (typeof type === "string" && bookkeepingParts.has(type)) return;
+    if (type === "text" || type === "reasoning") {
+      const text = stringField(part, "text");
+      if (text === undefined) {
+        unmodeled();
+        return;
+      }
+      content.push(type === "text" ? { type: "text", text } : thinkingOf(part, text));
+      return;
+    }
+    if (type === "file") {
+      const image = imageOf(part);
+      if (image === undefined) {
+        unmodeled();
+        return;
+      }
+      content.push(image);
+      return;
+    }
+    if (type === "tool") {
+      const state = objectField(part, "state");
+      const id = stringField(part, "callID") || stringField(part, "id");
+      const name = stringField(part, "tool");
+      if (state === undefined || !id || name === undefined) {
+        unmodeled();
+        return;
+      }
+      const input = ownValue(state, "input") ?? {};
+      content.push({ type: "tool_use", id, tool: opencodeToolToCommon(name, input) });
+      const status = ownValue(state, "status");
+      const time = objectField(state, "time");
+      const end = time === undefined ? undefined : ownValue(time, "end");
+      if (status === "completed")
+        results.push({
+          block: {
+            type: "tool_result",
+            toolUseId: id,
+            content: ownValue(state, "output") ?? "",
+            isError: false,
+          },
+          end,
+        });
+      else if (status === "error")
+        results.push({
+          block: {
+            type: "tool_result",
+            toolUseId: id,
+            content: ownValue(state, "error") ?? "",
+            isError: true,
+          },
+          end,
+        });
+      else
+        warn(
+          reader.options,
+          losses.toolStatus,
+          `a ${String(status)} tool call has no result`,
+          where,
+        );
+      return;
+    }
+    unmodeled();
+  });
+  return { content, results };
+}
+
+function isContext(entry: OpencodeEntry): boolean {
+  return (
+    entry.parts.length > 0 &&
+    entry.parts.every(
+      (part) => ownValue(part, "type") === "text" && ownValue(part, "synthetic") === true,
+    )
+  );
+}
+
+function summaryOf(entry: OpencodeEntry | undefined): string | undefined {
+  if (entry === undefined) return undefined;
+  if (ownValue(entry.info, "role") !== "assistant" || ownValue(entry.info, "summary") !== true)
+    return undefined;
+  return entry.parts
+    .flatMap((part) => (ownValue(part, "type") === "text" ? [stringField(part, "text") ?? ""] : []))
+    .join("");
+}
+
+function metaOf(session: OpencodeSession, reader: Reader): Meta {
+  const info = session.document.info;
+  const id = stringField(info, "id");
+  if (!id)
+    throw new TxcriptError("INVALID_DOCUMENT", "the session has no id", {
+      harness,
+      location: { path: "$.info.id" },
+      hint: 'expected "info": {"id": "ses_…", …}',
+    });
+  const time = objectField(info, "time");
+  const meta: Meta = {
+    id,
+    timestamp: timeOf(reader, time && ownValue(time, "created"), "$.info.time.created"),
+  };
+  const directory = stringField(info, "directory");
+  if (directory !== undefined) meta.cwd = directory;
+  const title = stringField(info, "title");
+  if (title !== undefined) meta.title = title;
+  const version = stringField(info, "version");
+  if (version !== undefined) meta.cliVersion = version;
+  const model = objectField(info, "model");
+  const modelId = model === undefined ? undefined : stringField(model, "id");
+  if (modelId) meta.model = modelId;
+  return meta;
+}
+
+/** The Common transcript of one OpenCode session. */
+export function opencodeToCommon(
+  session: OpencodeSession,
+  options?: ConversionOptions,
+): Transcript {
+  const reader: Reader = { options, clock: new Date(0).toISOString() };
+  const meta = metaOf(session, reader);
+  reader.clock = meta.timestamp;
+  const entries = session.document.messages;
+  const messages: Message[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as OpencodeEntry;
+    const path = `$.messages[${index}]`;
+    const info = entry.info;
+    const role = ownValue(info, "role");
+    const time = objectField(info, "time");
+    if (role !== "user" && role !== "assistant") {
+      warn(options, losses.unmodeledRole, `a ${String(role)} message has no Common role`, path);
+      continue;
+    }
+    const timestamp = timeOf(
+      reader,
+      time && ownValue(time, "created"),
+      `${path}.info.time.created`,
+    );
+    const compaction = entry.parts.find((part) => ownValue(part, "type") === "compaction");
+    if (role === "user" && compaction !== undefined) {
+      const summary = summaryOf(entries[index + 1]);
+      if (summary !== undefined) {
+        warn(
+          options,
+          losses.summaryMessage,
+          "a summary message became a compaction summary",
+          `$.messages[${index + 1}]`,
+        );
+        index += 1;
+      }
+      const trigger = ownValue(compaction, "auto") === true ? "auto" : "manual";
+      messages.push({
+        role: "user",
+        content: [{ type: "compaction", summary: summary ?? "", trigger }],
+        timestamp,
+      });
+      continue;
+    }
+    const { content, results } = convertParts(reader, entry, path);
+    const message: Message = { role, content, timestamp };
+    if (role === "assistant") {
+      const model = stringField(info, "modelID");
+      if (model) message.model = model;
+      const stopReason = stopReasonOf(info);
+      if (stopReason !== undefined) message.stopReason = stopReason;
+      const usage = usageOf(info, entry);
+      if (usage !== undefined) message.usage = usage;
+    } else if (isContext(entry)) message.context = { kind: "injected" };
+    messages.push(message);
+    if (results.length > 0) {
+      const first = results[0] as Converted["results"][number];
+      const resultTime =
+        first.end === undefined ? timestamp : timeOf(reader, first.end, `${path}.parts`);
+      messages.push({
+        role: "user",
+        content: results.map((result) => result.block),
+        timestamp: resultTime,
+      });
+    }
+  }
+  return { meta, messages };
+}
