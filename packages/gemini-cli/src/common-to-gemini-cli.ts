@@ -1,0 +1,260 @@
+// Common → a Gemini CLI recording in the current JSONL format: a metadata
+// line, then one record per message with `content` in the modern part shape
+// (text, thought, functionCall, functionResponse, inlineData parts in block
+// order — the shape Gemini CLI's own `$set.messages` checkpoints use), model
+// and tokens on gemini records. `lastUpdated` is the time of writing: Gemini
+// CLI's startup cleanup deletes recordings last updated 30 days ago.
+import {
+  type ConversionOptions,
+  type Json,
+  type JsonObject,
+  type Message,
+  stringifyJson,
+  type Transcript,
+  uuidV5In,
+  warn,
+} from "@txcript/core";
+import { geminiCliLoss } from "./gemini-cli-losses.js";
+import { responseFromResult } from "./gemini-cli-parts.js";
+import { geminiCliNamespace, geminiProjectHash, geminiSessionId } from "./gemini-cli-paths.js";
+import { type GeminiCliJsonlSession, type GeminiCliLine, harness } from "./gemini-cli-schema.js";
+import { tokensFromUsage } from "./gemini-cli-tokens.js";
+import { canonicalToGeminiTool, geminiToolToCanonical } from "./gemini-cli-tools.js";
+
+export interface GeminiCliWriteOptions extends ConversionOptions {
+  /** The time of writing, for `lastUpdated` (default: now). */
+  now?: Date;
+  /** The project directory (default: meta.cwd); names the projectHash and the store's project. */
+  cwd?: string;
+}
+
+const recordId = uuidV5In(geminiCliNamespace);
+
+function line(value: JsonObject): GeminiCliLine {
+  return { text: stringifyJson(value, undefined, harness), value };
+}
+
+function parts(
+  message: Message,
+  names: Map<string, string>,
+  options: GeminiCliWriteOptions | undefined,
+  path: string,
+): Json[] {
+  const out: Json[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case "text":
+        out.push({ text: block.text });
+        break;
+      case "thinking":
+        if (
+          block.signature !== undefined ||
+          block.encrypted !== undefined ||
+          block.provider !== undefined
+        )
+          warn(
+            options,
+            geminiCliLoss.thinkingFields,
+            "a thinking block's signature or provider was dropped",
+            path,
+          );
+        out.push({ text: block.text, thought: true });
+        break;
+      case "tool_use": {
+        const call = canonicalToGeminiTool(block.tool);
+        if (block.tool.name === "Raw" && geminiToolToCanonical(call.name, call.args).name !== "Raw")
+          warn(
+            options,
+            geminiCliLoss.rawToolTyped,
+            "a Raw tool reads back as the typed tool it spells",
+            path,
+          );
+        names.set(block.id, call.name);
+        out.push({ functionCall: { id: block.id, name: call.name, args: call.args } });
+        break;
+      }
+      case "tool_result":
+        out.push({
+          functionResponse: {
+            id: block.toolUseId,
+            name: names.get(block.toolUseId) ?? "",
+            response: responseFromResult(block.content, block.isError),
+          },
+        });
+        break;
+      case "image":
+        out.push({ inlineData: { mimeType: block.source.mediaType, data: block.source.data } });
+        break;
+      case "compaction":
+        break;
+    }
+  }
+  return out;
+}
+
+/** A message of compaction markers only: written as an info notice carrying the summaries. */
+function compactionNotice(message: Message): string | undefined {
+  if (
+    message.content.length === 0 ||
+    !message.content.every((block) => block.type === "compaction")
+  )
+    return undefined;
+  return message.content
+    .map((block) => (block.type === "compaction" ? block.summary : ""))
+    .join("\n\n");
+}
+
+function messageRecord(
+  message: Message,
+  index: number,
+  sessionId: string,
+  names: Map<string, string>,
+  options: GeminiCliWriteOptions | undefined,
+): JsonObject {
+  const path = `$.messages[${index}]`;
+  const id = recordId(`${sessionId}:${index}`);
+  if (message.context !== undefined)
+    warn(options, geminiCliLoss.context, "a context message became an ordinary user message", path);
+  if (message.stopReason !== undefined)
+    warn(options, geminiCliLoss.stopReason, "a stop reason was dropped", path);
+  const compactions = message.content.filter((block) => block.type === "compaction").length;
+  if (compactions > 0)
+    warn(
+      options,
+      geminiCliLoss.compaction,
+      "a compaction marker became an info notice",
+      path,
+      compactions,
+    );
+  const notice = compactionNotice(message);
+  if (notice !== undefined) {
+    if (message.model !== undefined || message.usage !== undefined)
+      warn(
+        options,
+        geminiCliLoss.userMessageFields,
+        "a compaction message's model or usage was dropped",
+        path,
+      );
+    return { id, timestamp: message.timestamp, type: "info", content: notice };
+  }
+  const record: JsonObject = {
+    id,
+    timestamp: message.timestamp,
+    type: message.role === "user" ? "user" : "gemini",
+    content: parts(message, names, options, path),
+  };
+  if (message.role === "user") {
+    if (message.model !== undefined || message.usage !== undefined)
+      warn(
+        options,
+        geminiCliLoss.userMessageFields,
+        "a user message's model or usage was dropped",
+        path,
+      );
+    return record;
+  }
+  const usage = message.usage;
+  if (usage !== undefined) {
+    if (usage.cacheCreationInputTokens > 0)
+      warn(
+        options,
+        geminiCliLoss.cacheCreation,
+        "cache creation tokens were counted as input",
+        path,
+      );
+    if (usage.costUsd !== undefined)
+      warn(options, geminiCliLoss.cost, "a message's cost was dropped", path);
+    const { tokens, clamped } = tokensFromUsage(usage);
+    if (clamped)
+      warn(
+        options,
+        geminiCliLoss.reasoningTokens,
+        "reasoning tokens above the output count raised it",
+        path,
+      );
+    record.tokens = tokens;
+  }
+  if (message.model === "")
+    warn(options, geminiCliLoss.emptyModel, "an empty model name was dropped", path);
+  else if (message.model !== undefined) record.model = message.model;
+  return record;
+}
+
+function writeSession(
+  transcript: Transcript,
+  options: GeminiCliWriteOptions | undefined,
+  kind: "main" | "subagent",
+): GeminiCliJsonlSession {
+  const { meta } = transcript;
+  const sessionId = geminiSessionId(meta.id);
+  if (sessionId !== meta.id)
+    warn(
+      options,
+      geminiCliLoss.foreignSessionId,
+      "a session id Gemini CLI cannot resume by was replaced by a UUID",
+      "$.meta.id",
+    );
+  const cwd = options?.cwd ?? meta.cwd;
+  const dropped = [meta.gitBranch, meta.cliVersion, meta.model, meta.lineage].filter(
+    (value) => value !== undefined,
+  ).length;
+  if (dropped > 0)
+    warn(
+      options,
+      geminiCliLoss.metaFields,
+      "a session field the recording has no place for was dropped",
+      "$.meta",
+      dropped,
+    );
+  const metadata: JsonObject = {
+    sessionId,
+    projectHash: geminiProjectHash(cwd ?? ""),
+    startTime: meta.timestamp,
+    lastUpdated: (options?.now ?? new Date()).toISOString(),
+    kind,
+  };
+  // Gemini CLI records the workspace directories here (the project root first) and never reads them back.
+  if (cwd !== undefined) metadata.directories = [cwd];
+  if (meta.title !== undefined) metadata.summary = meta.title;
+  const lines = [line(metadata)];
+  const names = new Map<string, string>();
+  transcript.messages.forEach((message, index) => {
+    lines.push(line(messageRecord(message, index, sessionId, names, options)));
+  });
+  const subagents = (transcript.subagents ?? []).map((subagent) => {
+    warn(
+      options,
+      geminiCliLoss.subagents,
+      "a subagent conversation was written as a recording of its own",
+      "$.subagents",
+    );
+    const session = writeSession(
+      {
+        meta: {
+          id: subagent.id,
+          timestamp: subagent.messages[0]?.timestamp ?? meta.timestamp,
+          ...(subagent.title === undefined ? {} : { title: subagent.title }),
+        },
+        messages: subagent.messages,
+        ...(subagent.subagents === undefined ? {} : { subagents: subagent.subagents }),
+      },
+      { ...options, ...(cwd === undefined ? {} : { cwd }) },
+      "subagent",
+    );
+    return { id: geminiSessionId(subagent.id), session };
+  });
+  return {
+    format: "jsonl",
+    lines,
+    trailingNewline: true,
+    ...(subagents.length === 0 ? {} : { subagents }),
+    ...(cwd === undefined ? {} : { projectRoot: cwd }),
+  };
+}
+
+export function commonToGeminiCli(
+  transcript: Transcript,
+  options?: GeminiCliWriteOptions,
+): GeminiCliJsonlSession {
+  return writeSession(transcript, options, "main");
+}

@@ -1,0 +1,141 @@
+// Every representational loss of the Gemini CLI codec, in one list: the
+// codec's `losses`, what geminiCliProject states as code, and what
+// docs/formats/gemini-cli.md explains. Reading and writing report each
+// occurrence through core's `warn`.
+import type { Loss } from "@txcript/core";
+
+function loss(code: string, kind: Loss["kind"], description: string): Loss {
+  return { code, kind, description };
+}
+
+export const geminiCliLoss = {
+  // Reading (Gemini CLI → Common).
+  badLine: loss(
+    "gemini_cli.bad-line",
+    "other",
+    "A JSONL line that is not a JSON object is skipped, as Gemini CLI's loader skips it.",
+  ),
+  superseded: loss(
+    "gemini_cli.superseded-record",
+    "other",
+    "A message record replaced by a later record with the same id, or cleared by a `$set.messages` checkpoint, is left out: the conversation is what Gemini CLI would load.",
+  ),
+  rewound: loss(
+    "gemini_cli.rewound",
+    "other",
+    "Messages cut by a `$rewindTo` record are left out, as Gemini CLI leaves them out.",
+  ),
+  notice: loss(
+    "gemini_cli.notice",
+    "unsupported",
+    "info, error and warning messages (notices Gemini CLI shows but never sends to the model) are left out.",
+  ),
+  unknownMessage: loss(
+    "gemini_cli.unknown-message",
+    "unsupported",
+    "A messages entry without a string id, or of a type other than user, gemini, info, error or warning, is left out.",
+  ),
+  displayContent: loss(
+    "gemini_cli.display-content",
+    "degraded",
+    "A user message's displayContent (what the terminal showed, e.g. `/init`) is dropped; its content, what the model got, is kept.",
+  ),
+  unknownPart: loss(
+    "gemini_cli.unknown-part",
+    "unsupported",
+    "Parts Common does not model (fileData, executableCode, codeExecutionResult, video metadata) are dropped.",
+  ),
+  partFields: loss(
+    "gemini_cli.part-fields",
+    "unsupported",
+    "Part fields Common has no slot for (thoughtSignature, a thought subject's timestamp, a functionCall's extra keys) are dropped.",
+  ),
+  toolCallDisplay: loss(
+    "gemini_cli.tool-call-display",
+    "unsupported",
+    "A tool call record's display fields (status, resultDisplay, description, displayName, timestamps) are dropped; the call and its result are kept.",
+  ),
+  cancelledTool: loss(
+    "gemini_cli.cancelled-tool",
+    "degraded",
+    "A tool call whose status is cancelled (or any status but success) and whose result is no error response reads as an error result.",
+  ),
+  badTimestamp: loss(
+    "gemini_cli.bad-timestamp",
+    "degraded",
+    "A missing or unreadable timestamp is replaced by the previous one (the session start for the first).",
+  ),
+  tokens: loss(
+    "gemini_cli.tokens",
+    "degraded",
+    "Token counts are mapped onto Common usage (input minus cached, plus tool-use prompt tokens, is input; cached is cache read; output plus thoughts is output, thoughts reasoning output); a `total` that does not add up and unreadable counts are not kept.",
+  ),
+  // Writing (Common → Gemini CLI).
+  foreignSessionId: loss(
+    "gemini_cli.foreign-session-id",
+    "degraded",
+    "A session id Gemini CLI cannot name a file by or resume (characters outside A-Z a-z 0-9 _ -, all digits, or `latest`) is replaced by a deterministic UUID (v5).",
+  ),
+  metaFields: loss(
+    "gemini_cli.meta-fields",
+    "unsupported",
+    "The session's git branch, CLI version, model and lineage are not in the file (its cwd is: the first of `directories`, and the store's projects.json).",
+  ),
+  emptyModel: loss(
+    "gemini_cli.empty-model",
+    "other",
+    "An empty model name reads back as no model.",
+  ),
+  rawToolTyped: loss(
+    "gemini_cli.raw-tool-typed",
+    "other",
+    "A Raw tool whose name and input are the Gemini spelling of a typed tool (or a typed tool's own name and input) reads back as that typed tool.",
+  ),
+  context: loss(
+    "gemini_cli.context",
+    "degraded",
+    "A system, developer or injected context message becomes an ordinary user message: a recording has no mark for context.",
+  ),
+  compaction: loss(
+    "gemini_cli.compaction",
+    "unsupported",
+    "A compaction marker is written as an info notice with its summary (shown, never sent to the model; the history before it stays), and is not read back.",
+  ),
+  subagents: loss(
+    "gemini_cli.subagents",
+    "degraded",
+    "Subagent conversations are written as their own recordings under chats/<session id>/ (the store saves and loads them), not in the session file; the link to the spawning call is not kept.",
+  ),
+  cost: loss(
+    "gemini_cli.cost",
+    "unsupported",
+    "A message's cost in US dollars is dropped: tokens have no cost field.",
+  ),
+  reasoningTokens: loss(
+    "gemini_cli.reasoning-tokens",
+    "degraded",
+    "Reasoning tokens above the output count cannot be split from it (Gemini counts thoughts apart from output): the output count is raised to match.",
+  ),
+  stopReason: loss(
+    "gemini_cli.stop-reason",
+    "unsupported",
+    "Stop reasons are dropped: a Gemini CLI message record has no place for one.",
+  ),
+  userMessageFields: loss(
+    "gemini_cli.user-message-fields",
+    "unsupported",
+    "Model and usage on a user message are dropped: only gemini records carry them.",
+  ),
+  cacheCreation: loss(
+    "gemini_cli.cache-creation",
+    "degraded",
+    "Cache creation tokens have no count of their own: they are written as part of `input` and read back as input tokens.",
+  ),
+  thinkingFields: loss(
+    "gemini_cli.thinking-fields",
+    "unsupported",
+    "A thinking block's signature, encrypted reasoning and provider are dropped: a thought part keeps its text only.",
+  ),
+} as const;
+
+export const geminiCliLosses: readonly Loss[] = Object.values(geminiCliLoss);

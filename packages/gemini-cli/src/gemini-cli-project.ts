@@ -1,0 +1,221 @@
+// geminiCliProject: what a transcript becomes after a trip through a Gemini
+// CLI recording (toCommon(parse(serialize(fromCommon(c))))), written from
+// docs/formats/gemini-cli.md and not from the writer's code: the tool table
+// below is restated from the format page, so a writer bug cannot hide in it.
+import {
+  type Block,
+  fromCanonical,
+  isJsonObject,
+  type Json,
+  type Message,
+  type Meta,
+  type Tool,
+  type Transcript,
+  typedToolNames,
+  type Usage,
+  uuidV5,
+} from "@txcript/core";
+import { geminiCliNamespace } from "./gemini-cli-paths.js";
+
+/** Gemini tool name → [canonical name, [[gemini key, canonical key], ...]] (format page, "Tools"). */
+const geminiTools: Record<string, [string, [string, string][]][]> = {
+  read_file: [
+    ["Read", [["file_path", "file_path"]]],
+    ["Read", [["absolute_path", "file_path"]]],
+  ],
+  write_file: [
+    [
+      "Write",
+      [
+        ["file_path", "file_path"],
+        ["content", "content"],
+      ],
+    ],
+  ],
+  replace: [
+    [
+      "Edit",
+      [
+        ["file_path", "file_path"],
+        ["old_string", "old_string"],
+        ["new_string", "new_string"],
+        ["allow_multiple", "replace_all"],
+      ],
+    ],
+  ],
+  run_shell_command: [
+    [
+      "Bash",
+      [
+        ["command", "command"],
+        ["description", "description"],
+        ["dir_path", "workdir"],
+        ["is_background", "run_in_background"],
+      ],
+    ],
+    [
+      "Bash",
+      [
+        ["command", "command"],
+        ["description", "description"],
+        ["directory", "workdir"],
+      ],
+    ],
+  ],
+  glob: [
+    [
+      "Glob",
+      [
+        ["pattern", "pattern"],
+        ["dir_path", "path"],
+      ],
+    ],
+    [
+      "Glob",
+      [
+        ["pattern", "pattern"],
+        ["path", "path"],
+      ],
+    ],
+  ],
+  grep_search: [
+    [
+      "Grep",
+      [
+        ["pattern", "pattern"],
+        ["dir_path", "path"],
+        ["include_pattern", "glob"],
+      ],
+    ],
+  ],
+  search_file_content: [
+    [
+      "Grep",
+      [
+        ["pattern", "pattern"],
+        ["path", "path"],
+        ["include", "glob"],
+      ],
+    ],
+  ],
+  list_directory: [
+    [
+      "LS",
+      [
+        ["dir_path", "path"],
+        ["ignore", "ignore"],
+      ],
+    ],
+    [
+      "LS",
+      [
+        ["path", "path"],
+        ["ignore", "ignore"],
+      ],
+    ],
+  ],
+  google_web_search: [["WebSearch", [["query", "query"]]]],
+  write_todos: [["TodoWrite", [["todos", "todos"]]]],
+};
+
+function renamed(
+  input: { [key: string]: Json },
+  pairs: [string, string][],
+): { [key: string]: Json } | undefined {
+  const keys = Object.keys(input);
+  if (!keys.every((key) => pairs.some(([from]) => from === key))) return undefined;
+  const targets = keys.map((key) => pairs.find(([from]) => from === key)?.[1] as string);
+  if (new Set(targets).size !== targets.length) return undefined;
+  return Object.fromEntries(keys.map((key, index) => [targets[index], input[key] as Json]));
+}
+
+function todoItems(input: { [key: string]: Json }): { [key: string]: Json } | undefined {
+  const todos = Object.hasOwn(input, "todos") ? input.todos : undefined;
+  if (!Array.isArray(todos)) return input;
+  const items: Json[] = [];
+  for (const item of todos) {
+    if (!isJsonObject(item)) return undefined;
+    const next = renamed(item, [
+      ["description", "content"],
+      ["status", "status"],
+    ]);
+    if (next === undefined) return undefined;
+    items.push(next);
+  }
+  return Object.fromEntries(
+    Object.keys(input).map((key) => [key, key === "todos" ? items : (input[key] as Json)]),
+  );
+}
+
+/** A Raw tool reads back typed when its name is a canonical one, or a Gemini one whose input fits. */
+function projectTool(tool: Tool): Tool {
+  if (tool.name !== "Raw") return tool;
+  const { toolName, input } = tool;
+  if ((typedToolNames as readonly string[]).includes(toolName))
+    return fromCanonical(toolName, input);
+  if (!isJsonObject(input) || !Object.hasOwn(geminiTools, toolName)) return tool;
+  for (const [canonical, pairs] of geminiTools[toolName] ?? []) {
+    let next = renamed(input, pairs);
+    if (next !== undefined && canonical === "TodoWrite") next = todoItems(next);
+    if (next === undefined) continue;
+    const typed = fromCanonical(canonical, next);
+    if (typed.name !== "Raw") return typed;
+  }
+  return tool;
+}
+
+function projectBlock(block: Block): Block {
+  switch (block.type) {
+    case "thinking":
+      return { type: "thinking", text: block.text };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, tool: projectTool(block.tool) };
+    default:
+      return block;
+  }
+}
+
+/** Cache creation folds into input; thoughts are counted apart from output and added back; no cost. */
+function projectUsage(usage: Usage): Usage {
+  const reasoning = usage.reasoningOutputTokens;
+  const out: Usage = {
+    inputTokens: usage.inputTokens + usage.cacheCreationInputTokens,
+    outputTokens:
+      reasoning === undefined ? usage.outputTokens : Math.max(usage.outputTokens, reasoning),
+    cacheReadInputTokens: usage.cacheReadInputTokens,
+    cacheCreationInputTokens: 0,
+  };
+  if (reasoning !== undefined) out.reasoningOutputTokens = reasoning;
+  return out;
+}
+
+function projectMessage(message: Message): Message {
+  const out: Message = {
+    role: message.role,
+    content: message.content.filter((block) => block.type !== "compaction").map(projectBlock),
+    timestamp: message.timestamp,
+  };
+  if (message.role === "assistant") {
+    if (message.model !== undefined && message.model !== "") out.model = message.model;
+    if (message.usage !== undefined) out.usage = projectUsage(message.usage);
+  }
+  return out;
+}
+
+/** The session id rule of the format page: usable ids stay, others become a UUID v5 of themselves. */
+function projectId(id: string): string {
+  const usable = /^[A-Za-z0-9_-]+$/.test(id) && !/^[0-9]+$/.test(id) && id !== "latest";
+  return usable ? id : uuidV5(`session:${id}`, geminiCliNamespace);
+}
+
+export function geminiCliProject(transcript: Transcript): Transcript {
+  const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
+  if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
+  if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
+  // A message of compaction markers only becomes an info notice, which is not read back.
+  const kept = transcript.messages.filter(
+    (message) =>
+      message.content.length === 0 || message.content.some((block) => block.type !== "compaction"),
+  );
+  return { meta, messages: kept.map(projectMessage) };
+}

@@ -1,0 +1,299 @@
+// A Gemini CLI recording → Common: the conversation Gemini CLI would load
+// (gemini-cli-records.ts), one Common message per user or gemini record.
+// A gemini record in the modern shape (functionCall / thought parts in
+// `content`) is read from its parts; a legacy one from `thoughts`, its text
+// and `toolCalls`, whose results become the user message after it — the
+// order Gemini CLI itself rebuilds (sessionUtils convertSessionToClientHistory).
+import {
+  type Block,
+  type ConversionOptions,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  ownValue,
+  readTimestamp,
+  type Subagent,
+  type Transcript,
+  warn,
+} from "@txcript/core";
+import { geminiCliLoss } from "./gemini-cli-losses.js";
+import {
+  CallTracker,
+  contentToBlocks,
+  type PartContext,
+  partToBlocks,
+} from "./gemini-cli-parts.js";
+import { replay } from "./gemini-cli-records.js";
+import { arrayAt, type GeminiCliSession, stringAt } from "./gemini-cli-schema.js";
+import { usageFromTokens } from "./gemini-cli-tokens.js";
+import { geminiToolToCanonical } from "./gemini-cli-tools.js";
+
+export interface GeminiCliReadOptions extends ConversionOptions {
+  /** The project directory, for meta.cwd (the file does not record it; the store knows it). */
+  cwd?: string;
+}
+
+const epoch = "1970-01-01T00:00:00.000Z";
+const noticeTypes = new Set(["info", "error", "warning"]);
+const callKeys = new Set(["id", "name", "args", "result"]);
+
+/** A record's ISO timestamp as Common writes it, or undefined when unreadable. */
+function normalizeTimestamp(value: Json | undefined): string | undefined {
+  return typeof value === "string" ? readTimestamp(value) : undefined;
+}
+
+function thoughtText(thought: Json, context: PartContext): Block[] {
+  if (!isJsonObject(thought)) {
+    warn(
+      context.options,
+      geminiCliLoss.unknownPart,
+      "a thought that is not an object was dropped",
+      context.path,
+    );
+    return [];
+  }
+  const description = ownValue(thought, "description");
+  const subject = ownValue(thought, "subject");
+  if (typeof description !== "string") {
+    warn(
+      context.options,
+      geminiCliLoss.unknownPart,
+      "a thought without a description was dropped",
+      context.path,
+    );
+    return [];
+  }
+  if (Object.keys(thought).some((key) => key !== "subject" && key !== "description"))
+    warn(
+      context.options,
+      geminiCliLoss.partFields,
+      "a thought's timestamp was dropped",
+      context.path,
+    );
+  // Gemini CLI sends a legacy thought back as "**subject** description".
+  const text =
+    typeof subject === "string" && subject !== "" ? `**${subject}** ${description}` : description;
+  return [{ type: "thinking", text }];
+}
+
+function isModern(parts: Block[], content: Json | undefined): boolean {
+  const list = Array.isArray(content) ? content : content === undefined ? [] : [content];
+  return (
+    list.some(
+      (part) =>
+        isJsonObject(part) &&
+        (isJsonObject(ownValue(part, "functionCall")) ||
+          (ownValue(part, "thought") !== undefined && ownValue(part, "thought") !== false)),
+    ) || parts.some((block) => block.type === "tool_use")
+  );
+}
+
+/** A gemini record as its assistant message and, when its tool calls carry results, the user message after it. */
+function geminiMessages(record: JsonObject, timestamp: string, context: PartContext): Message[] {
+  const content = ownValue(record, "content");
+  const parts = contentToBlocks(content, context);
+  const calls = arrayAt(record, "toolCalls") ?? [];
+  const blocks: Block[] = [];
+  const modern = isModern(parts, content);
+  if (!modern)
+    for (const thought of arrayAt(record, "thoughts") ?? [])
+      blocks.push(...thoughtText(thought, context));
+  blocks.push(...parts);
+  const results: Block[] = [];
+  calls.forEach((call, index) => {
+    const path = `${context.path}.toolCalls[${index}]`;
+    if (!isJsonObject(call)) {
+      warn(
+        context.options,
+        geminiCliLoss.unknownPart,
+        "a tool call record that is not an object was dropped",
+        path,
+      );
+      return;
+    }
+    const name = stringAt(call, "name") ?? "";
+    const recordedId = stringAt(call, "id");
+    let id = recordedId ?? "";
+    if (!modern) {
+      id = context.calls.call(recordedId, name);
+      blocks.push({
+        type: "tool_use",
+        id,
+        tool: geminiToolToCanonical(name, Object.hasOwn(call, "args") ? (call.args as Json) : {}),
+      });
+    }
+    const agentId = stringAt(call, "agentId");
+    if (agentId !== undefined && id !== "") context.agents?.set(agentId, id);
+    if (Object.keys(call).some((key) => !callKeys.has(key)))
+      warn(
+        context.options,
+        geminiCliLoss.toolCallDisplay,
+        "a tool call's display fields were dropped",
+        path,
+      );
+    const result = ownValue(call, "result");
+    if (result === undefined || result === null || result === "") return;
+    const status = ownValue(call, "status");
+    const failedStatus = status !== undefined && status !== "success";
+    const resultContext: PartContext = { ...context, path: `${path}.result`, failedStatus };
+    if (typeof result === "string") {
+      context.calls.result(id === "" ? undefined : id, name);
+      if (failedStatus)
+        warn(
+          context.options,
+          geminiCliLoss.cancelledTool,
+          "a tool call that did not succeed became an error result",
+          path,
+        );
+      results.push({
+        type: "tool_result",
+        toolUseId: id === "" ? `${context.calls.prefix}-result` : id,
+        content: result,
+        isError: failedStatus,
+      });
+    } else if (Array.isArray(result))
+      results.push(...result.flatMap((part) => partToBlocks(part, resultContext)));
+    else results.push(...partToBlocks(result, resultContext));
+  });
+  const message: Message = { role: "assistant", content: blocks, timestamp };
+  const model = stringAt(record, "model");
+  if (model !== undefined && model !== "") message.model = model;
+  const { usage, lossy } = usageFromTokens(ownValue(record, "tokens"));
+  if (usage !== undefined) message.usage = usage;
+  if (lossy)
+    warn(
+      context.options,
+      geminiCliLoss.tokens,
+      "token counts were not carried exactly",
+      context.path,
+    );
+  const out = [message];
+  if (results.length > 0) out.push({ role: "user", content: results, timestamp });
+  return out;
+}
+
+/** The store's subagent recordings as Common subagents, linked to the call whose agentId names them. */
+function subagentsOf(
+  session: GeminiCliSession,
+  agents: Map<string, string>,
+  options?: GeminiCliReadOptions,
+): Subagent[] {
+  return (session.subagents ?? []).map(({ id, session: child }) => {
+    const transcript = geminiCliToCommon(child, options);
+    const subagent: Subagent = { id, messages: transcript.messages };
+    const toolUseId = agents.get(id);
+    if (toolUseId !== undefined) subagent.toolUseId = toolUseId;
+    if (transcript.meta.title !== undefined) subagent.title = transcript.meta.title;
+    if (transcript.subagents !== undefined) subagent.subagents = transcript.subagents;
+    return subagent;
+  });
+}
+
+export function geminiCliToCommon(
+  session: GeminiCliSession,
+  options?: GeminiCliReadOptions,
+): Transcript {
+  const replayed = replay(session);
+  const { metadata } = replayed;
+  if (replayed.badLines > 0)
+    warn(
+      options,
+      geminiCliLoss.badLine,
+      "a line that is not a JSON object was skipped",
+      undefined,
+      replayed.badLines,
+    );
+  if (replayed.replaced + replayed.checkpointed > 0)
+    warn(
+      options,
+      geminiCliLoss.superseded,
+      "a superseded message record was left out",
+      undefined,
+      replayed.replaced + replayed.checkpointed,
+    );
+  if (replayed.rewound > 0)
+    warn(
+      options,
+      geminiCliLoss.rewound,
+      "a message cut by $rewindTo was left out",
+      undefined,
+      replayed.rewound,
+    );
+  if (replayed.notMessages > 0)
+    warn(
+      options,
+      geminiCliLoss.unknownMessage,
+      "a messages entry without an id was left out",
+      undefined,
+      replayed.notMessages,
+    );
+  const sessionId = stringAt(metadata, "sessionId");
+  const firstTime = replayed.messages
+    .map(({ record }) => normalizeTimestamp(ownValue(record, "timestamp")))
+    .find((time) => time !== undefined);
+  const start =
+    normalizeTimestamp(ownValue(metadata, "startTime")) ??
+    firstTime ??
+    normalizeTimestamp(ownValue(metadata, "lastUpdated")) ??
+    epoch;
+  const meta: Meta = {
+    id: sessionId === undefined || sessionId === "" ? "gemini-session" : sessionId,
+    timestamp: start,
+  };
+  const summary = stringAt(metadata, "summary");
+  if (summary !== undefined) meta.title = summary;
+  const directories = arrayAt(metadata, "directories");
+  const firstDirectory = typeof directories?.[0] === "string" ? directories[0] : undefined;
+  const cwd = options?.cwd ?? session.projectRoot ?? firstDirectory;
+  if (cwd !== undefined) meta.cwd = cwd;
+  const messages: Message[] = [];
+  const calls = new CallTracker(meta.id);
+  const agents = new Map<string, string>();
+  let previous = start;
+  for (const { record, path } of replayed.messages) {
+    const context: PartContext = { options, path, calls, agents };
+    const type = ownValue(record, "type");
+    if (typeof type === "string" && noticeTypes.has(type)) {
+      warn(options, geminiCliLoss.notice, `an ${type} notice was left out`, path);
+      continue;
+    }
+    if (type !== "user" && type !== "gemini") {
+      warn(
+        options,
+        geminiCliLoss.unknownMessage,
+        "a message of an unknown type was left out",
+        path,
+      );
+      continue;
+    }
+    let timestamp = normalizeTimestamp(ownValue(record, "timestamp"));
+    if (timestamp === undefined) {
+      warn(
+        options,
+        geminiCliLoss.badTimestamp,
+        "a message without a readable timestamp took the previous one",
+        path,
+      );
+      timestamp = previous;
+    }
+    previous = timestamp;
+    if (type === "user") {
+      if (Object.hasOwn(record, "displayContent"))
+        warn(
+          options,
+          geminiCliLoss.displayContent,
+          "a user message's displayContent was dropped",
+          path,
+        );
+      messages.push({
+        role: "user",
+        content: contentToBlocks(ownValue(record, "content"), context),
+        timestamp,
+      });
+    } else messages.push(...geminiMessages(record, timestamp, context));
+  }
+  const subagents = subagentsOf(session, agents, options);
+  return subagents.length === 0 ? { meta, messages } : { meta, messages, subagents };
+}
