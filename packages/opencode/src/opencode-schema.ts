@@ -88,7 +88,9 @@ export function parseOpencodeExport(text: string, options: ParseOptions = {}): O
       ["messages"],
       options,
     );
-  messages.forEach((entry, index) => checkEntry(entry, index, options));
+  messages.forEach((entry, index) => {
+    checkEntry(entry, index, options);
+  });
   const session: OpencodeSession = {
     document: value as OpencodeDocument,
     finalNewline: text.endsWith("\n"),
