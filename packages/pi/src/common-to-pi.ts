@@ -1,0 +1,270 @@
+// Common → pi session lines, one at a time: a version 3 header, a
+// model_change and a thinking_level_change entry (so pi appends nothing when
+// it opens the file), the lineage as a custom entry, then the messages as
+// entries on one parentId chain with unique 8-hex ids, and the title as a
+// session_info entry last. Never a file pi would migrate (v1) or discard.
+import {
+  type Block,
+  type ConversionOptions,
+  type Json,
+  type Message,
+  stringifyJson,
+  type Transcript,
+  uuidV5,
+  uuidV5In,
+  warn,
+} from "@txcript/core";
+import {
+  apiOf,
+  assistantBlockToPi,
+  guessProvider,
+  messageProvider,
+  resultContentToPi,
+  writeStopReason,
+  writeUsage,
+} from "./common-to-pi-blocks.js";
+import { piLoss } from "./pi-losses.js";
+import { currentVersion, harness, type PiLine, type PiSession, writtenLine } from "./pi-schema.js";
+import { lineageType } from "./pi-to-common.js";
+import { commonToolToPi } from "./pi-tools.js";
+
+export interface PiWriteOptions extends ConversionOptions {
+  /** The header's cwd instead of the transcript's (continue writes the directory pi will run in). */
+  cwd?: string;
+}
+
+/** Namespace of every UUID and entry id this package derives (v5), fixed forever. */
+export const piNamespace = "0b6f3a52-4c1e-5d8a-9f27-6e4d1c3b2a19";
+
+const safeId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** The pi session id for a session id of any harness: kept when pi can use it as a name, else a UUID v5. */
+export function piSessionId(foreignId: string): string {
+  return safeId.test(foreignId) ? foreignId : uuidV5(`session:${foreignId}`, piNamespace);
+}
+
+function print(value: object): string {
+  return stringifyJson(value, undefined, harness);
+}
+
+function millis(timestamp: string): number {
+  return Date.parse(timestamp);
+}
+
+interface Writer {
+  readonly options: ConversionOptions | undefined;
+  readonly entryId: () => string;
+  parent: string | null;
+  /** Pi tool name of each call id, for toolResult.toolName. */
+  readonly toolNames: ReadonlyMap<string, string>;
+  /** Whether the last entry written was a tool result (the next one then reads back into its message). */
+  lastWasResult: boolean;
+}
+
+function entry(writer: Writer, type: string, timestamp: string, fields: Record<string, Json | undefined>): string {
+  const id = writer.entryId();
+  const text = print({ type, id, parentId: writer.parent, timestamp, ...fields });
+  writer.parent = id;
+  return text;
+}
+
+function userRun(writer: Writer, message: Message, run: Json[]): string {
+  writer.lastWasResult = false;
+  const { context, timestamp } = message;
+  if (context !== undefined)
+    return entry(writer, "custom_message", timestamp, {
+      customType: context.source ?? `txcript.${context.kind}`,
+      content: run,
+      display: false,
+      details: { txcript: { context: { kind: context.kind, ...(context.source === undefined ? {} : { source: context.source }) } } },
+    });
+  return entry(writer, "message", timestamp, {
+    message: { role: "user", content: run, timestamp: millis(timestamp) },
+  });
+}
+
+function resultEntry(writer: Writer, block: Block & { type: "tool_result" }, timestamp: string): string {
+  writer.lastWasResult = true;
+  return entry(writer, "message", timestamp, {
+    message: {
+      role: "toolResult",
+      toolCallId: block.toolUseId,
+      toolName: writer.toolNames.get(block.toolUseId) ?? "",
+      content: resultContentToPi(block.content, writer.options),
+      isError: block.isError,
+      timestamp: millis(timestamp),
+    },
+  });
+}
+
+function compactionEntry(writer: Writer, block: Block & { type: "compaction" }, timestamp: string): string {
+  writer.lastWasResult = false;
+  const hook = block.trigger === "extension";
+  if (block.history !== undefined || (block.trigger !== undefined && !hook) || block.preTokens === undefined)
+    warn(writer.options, piLoss.compactionHistory, "a compaction keeps its summary and token count");
+  const id = writer.entryId();
+  // firstKeptEntryId names the compaction itself: pi keeps nothing from before it, the summary stands for all of it.
+  const text = print({
+    type: "compaction",
+    id,
+    parentId: writer.parent,
+    timestamp,
+    summary: block.summary,
+    firstKeptEntryId: id,
+    tokensBefore: block.preTokens ?? 0,
+    ...(hook ? { fromHook: true } : {}),
+  });
+  writer.parent = id;
+  return text;
+}
+
+function* userEntries(writer: Writer, message: Message): Generator<string> {
+  const { options } = writer;
+  if (message.model !== undefined || message.stopReason !== undefined || message.usage !== undefined)
+    warn(options, piLoss.userMessageFields, "dropped model fields of a user message");
+  let run: Json[] | undefined;
+  let pieces = 0;
+  const startedOnResult = message.content[0]?.type === "tool_result" && writer.lastWasResult;
+  for (const block of message.content) {
+    switch (block.type) {
+      case "text":
+        (run ??= []).push({ type: "text", text: block.text });
+        break;
+      case "image":
+        (run ??= []).push({ type: "image", data: block.source.data, mimeType: block.source.mediaType });
+        break;
+      case "tool_use": {
+        warn(options, piLoss.userToolUse, "a tool call on a user message became text");
+        const { name, input } = commonToolToPi(block.tool);
+        (run ??= []).push({ type: "text", text: `[tool call ${name} ${stringifyJson(input, undefined, harness)}]` });
+        break;
+      }
+      case "thinking":
+        warn(options, piLoss.userThinking, "dropped thinking on a user message");
+        break;
+      case "tool_result":
+      case "compaction":
+        if (run !== undefined) {
+          pieces += 1;
+          yield userRun(writer, message, run);
+          run = undefined;
+        }
+        pieces += 1;
+        yield block.type === "tool_result"
+          ? resultEntry(writer, block, message.timestamp)
+          : compactionEntry(writer, block, message.timestamp);
+        break;
+    }
+  }
+  if (run !== undefined || pieces === 0) {
+    pieces += 1;
+    yield userRun(writer, message, run ?? []);
+  }
+  if (pieces > 1 || startedOnResult)
+    warn(options, piLoss.messageShape, "a message was regrouped the way pi stores it");
+}
+
+function* assistantEntries(writer: Writer, message: Message): Generator<string> {
+  const { options } = writer;
+  if (message.context !== undefined) warn(options, piLoss.assistantContext, "dropped context marking on an assistant message");
+  const content: Json[] = [];
+  const after: Block[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result" || block.type === "compaction") after.push(block);
+    else {
+      const written = assistantBlockToPi(block, options);
+      if (written !== undefined) content.push(written);
+    }
+  }
+  const provider = messageProvider(message, options);
+  writer.lastWasResult = false;
+  yield entry(writer, "message", message.timestamp, {
+    message: {
+      role: "assistant",
+      content,
+      api: apiOf(provider),
+      provider,
+      model: message.model ?? "",
+      usage: writeUsage(message, options),
+      stopReason: writeStopReason(message, options),
+      timestamp: millis(message.timestamp),
+    },
+  });
+  if (after.some((block) => block.type === "tool_result"))
+    warn(options, piLoss.resultOnAssistant, "moved tool results after the assistant message");
+  for (const block of after)
+    yield block.type === "tool_result"
+      ? resultEntry(writer, block, message.timestamp)
+      : compactionEntry(writer, block as Block & { type: "compaction" }, message.timestamp);
+}
+
+function toolNamesOf(transcript: Transcript): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of transcript.messages)
+    for (const block of message.content)
+      if (block.type === "tool_use" && !names.has(block.id)) names.set(block.id, commonToolToPi(block.tool).name);
+  return names;
+}
+
+/**
+ * The lines fromCommon writes, one text at a time (without its newline; the
+ * session ends with one after the last line), so a caller can stream them to
+ * a file. Losses are reported as the messages are reached.
+ */
+export function* commonToPiLines(transcript: Transcript, options?: PiWriteOptions): Generator<string> {
+  const { meta, messages } = transcript;
+  const sessionId = piSessionId(meta.id);
+  if (sessionId !== meta.id) warn(options, piLoss.foreignSessionId, `session id ${meta.id} became ${sessionId}`);
+  if (meta.gitBranch !== undefined || meta.cliVersion !== undefined)
+    warn(options, piLoss.metaFields, "the git branch and CLI version are not written");
+  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+    warn(options, piLoss.subagents, "subagent conversations are not written", undefined, transcript.subagents.length);
+  const cwd = options?.cwd ?? meta.cwd;
+  yield print({ type: "session", version: currentVersion, id: sessionId, timestamp: meta.timestamp, cwd });
+
+  const derive = uuidV5In(piNamespace);
+  const used = new Set<string>();
+  let ordinal = 0;
+  const entryId = (): string => {
+    for (;;) {
+      const id = derive(`${sessionId}:entry:${ordinal++}`).slice(0, 8);
+      if (!used.has(id)) {
+        used.add(id);
+        return id;
+      }
+    }
+  };
+  const writer: Writer = { options, entryId, parent: null, toolNames: toolNamesOf(transcript), lastWasResult: false };
+  const firstModel = messages.find((message) => message.role === "assistant" && message.model !== undefined && message.model !== "")?.model;
+  const modelId = meta.model !== undefined && meta.model !== "" ? meta.model : (firstModel ?? "");
+  const thinks = messages.some((message) => message.content.some((block) => block.type === "thinking"));
+  yield entry(writer, "model_change", meta.timestamp, { provider: guessProvider(modelId), modelId });
+  yield entry(writer, "thinking_level_change", meta.timestamp, { thinkingLevel: thinks ? "medium" : "off" });
+  if (meta.lineage !== undefined) {
+    // pi's own custom entries put customType and data before the envelope.
+    const id = writer.entryId();
+    yield print({
+      type: "custom",
+      customType: lineageType,
+      data: { ...meta.lineage },
+      id,
+      parentId: writer.parent,
+      timestamp: meta.timestamp,
+    });
+    writer.parent = id;
+  }
+  for (const message of messages) {
+    if (message.role === "user") yield* userEntries(writer, message);
+    else yield* assistantEntries(writer, message);
+  }
+  if (meta.title !== undefined) {
+    if (meta.title.trim() === "") warn(options, piLoss.blankTitle, "a blank title reads back as none");
+    else yield entry(writer, "session_info", messages.at(-1)?.timestamp ?? meta.timestamp, { name: meta.title });
+  }
+}
+
+export function commonToPi(transcript: Transcript, options?: PiWriteOptions): PiSession {
+  const lines: PiLine[] = [];
+  for (const text of commonToPiLines(transcript, options)) lines.push(writtenLine(text));
+  return { lines, trailingNewline: true };
+}

@@ -1,0 +1,116 @@
+// The native body of a pi session file: its lines, each kept as the exact
+// text pi wrote beside the JSON object parsed from it, so
+// serialize(parse(s)) === s byte for byte and unknown entry types, roles and
+// keys pass through. This module parses and prints lines and reads the
+// header; it does not walk the tree (pi-tree.ts) or map to Common.
+import {
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  ownValue,
+  parseJson,
+  quote,
+  TxcriptError,
+} from "@txcript/core";
+
+export const harness = "pi";
+
+/** The session format version this package writes (pi's CURRENT_SESSION_VERSION since 0.35.0). */
+export const currentVersion = 3;
+
+/** One line of a session file: the text as written, and its JSON object (absent for a blank line). */
+export interface PiLine {
+  readonly text: string;
+  readonly value?: JsonObject;
+}
+
+/** A whole session file. `trailingNewline` is whether the text ended with "\n". */
+export interface PiSession {
+  readonly lines: readonly PiLine[];
+  readonly trailingNewline: boolean;
+}
+
+/** A line fromCommon wrote: its text, parsed only when asked (and then kept). */
+export function writtenLine(text: string): PiLine {
+  let parsed: JsonObject | undefined;
+  return {
+    text,
+    get value(): JsonObject {
+      parsed ??= parseJson(text, { harness }) as JsonObject;
+      return parsed;
+    },
+  };
+}
+
+export function parseSession(text: string, options: { file?: string } = {}): PiSession {
+  const file = options.file === undefined ? {} : { file: options.file };
+  const trailingNewline = text.endsWith("\n");
+  if (text === "") return { lines: [], trailingNewline };
+  const body = trailingNewline ? text.slice(0, -1) : text;
+  const lines: PiLine[] = [];
+  let start = 0;
+  let number = 0;
+  while (start <= body.length) {
+    const end = body.indexOf("\n", start);
+    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
+    number += 1;
+    // pi skips blank lines; they are kept verbatim and ignored.
+    if (lineText.trim() === "") lines.push({ text: lineText });
+    else {
+      const value = parseJson(lineText, { harness, ...file, line: number });
+      if (!isJsonObject(value)) {
+        throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
+          harness,
+          location: { ...file, line: number },
+          hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
+        });
+      }
+      lines.push({ text: lineText, value });
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return { lines, trailingNewline };
+}
+
+export function serializeSession(session: PiSession): string {
+  const text = session.lines.map((line) => line.text).join("\n");
+  return session.trailingNewline ? `${text}\n` : text;
+}
+
+/** The string at `key`, read as an own property. */
+export function stringAt(object: JsonObject, key: string): string | undefined {
+  const value = ownValue(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
+export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
+  const value = ownValue(object, key);
+  return isJsonObject(value) ? value : undefined;
+}
+
+export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
+  const value = ownValue(object, key);
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** A non-negative safe integer at `key`, else undefined. */
+export function countAt(object: JsonObject, key: string): number | undefined {
+  const value = ownValue(object, key);
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** The header pi requires on line 1: `{type: "session", id: string}`. */
+export function isHeader(value: JsonObject | undefined): value is JsonObject {
+  return (
+    value !== undefined &&
+    ownValue(value, "type") === "session" &&
+    typeof ownValue(value, "id") === "string"
+  );
+}
+
+/** The header's format version: a missing version is v1 (pi's own rule). */
+export function versionOf(header: JsonObject | undefined): number {
+  const version = header === undefined ? undefined : ownValue(header, "version");
+  return typeof version === "number" && Number.isFinite(version) ? version : 1;
+}
