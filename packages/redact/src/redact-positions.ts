@@ -1,0 +1,77 @@
+// Secrets no fixed-format rule knows, found by where they stand: the value of
+// a key or variable named like a credential (`api_key`, `DB_PASSWORD`,
+// `client_secret`), an Authorization header, and JSON Web Tokens. A value
+// is taken only when it looks random (entropy, digits and letters), so
+// `token: string` or `password: process.env.X` stay. Not secretlint's rules.
+import type { Finding } from "./redact-rules.js";
+
+/** A name that marks its value as a credential. */
+const secretName =
+  /(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
+const passwordName = /(?:passw(?:or)?d|pwd)/i;
+
+/** Whether a key or variable name is one whose value is a credential. */
+export function isSecretName(name: string): boolean {
+  return secretName.test(name);
+}
+
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const character of value) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const share = count / value.length;
+    bits -= share * Math.log2(share);
+  }
+  return bits;
+}
+
+const placeholder =
+  /^(?:\$|%|<|\{\{|process\.env|env\.|os\.environ|\*+$|x+$|\.\.\.|null$|none$|true$|false$|undefined$|redacted|\[redacted)/i;
+
+/**
+ * Whether a value in a secret position looks like a credential: no spaces,
+ * not a placeholder or reference, and random-looking. Passwords may be
+ * shorter and less random than tokens.
+ */
+export function looksSecret(value: string, name: string): boolean {
+  if (/\s/.test(value) || placeholder.test(value)) return false;
+  // A URL or a path is not itself the secret (credentials inside URLs are a rule's business).
+  if (value.includes("://") || /^(?:\/|\.\.?\/|~\/)/.test(value)) return false;
+  if (passwordName.test(name)) return value.length >= 8 && entropy(value) >= 2.5;
+  if (value.length < 16) return false;
+  if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  return entropy(value) >= 3.0;
+}
+
+const authorizationHeader =
+  /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+const jsonWebToken = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+/** `name = value`, `name: value`, `"name": "value"`, `--name value` is not one (too loose). */
+const assignment =
+  /([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?\s*(?:=|:|=>)\s*["']?([^\s"'`,;{}()[\]<>]{8,})/g;
+
+/** Findings by position in one string: headers, JWTs and credential-named assignments. */
+export function scanPositions(text: string): Finding[] {
+  const found: Finding[] = [];
+  if (/authorization/i.test(text))
+    for (const match of text.matchAll(authorizationHeader)) {
+      const value = match[1] as string;
+      const end = (match.index as number) + match[0].length;
+      found.push({ start: end - value.length, end, kind: "authorization-header" });
+    }
+  if (text.includes("eyJ"))
+    for (const match of text.matchAll(jsonWebToken)) {
+      const start = match.index as number;
+      found.push({ start, end: start + match[0].length, kind: "jwt" });
+    }
+  if (secretName.test(text))
+    for (const match of text.matchAll(assignment)) {
+      const name = match[1] as string;
+      const value = match[2] as string;
+      if (!isSecretName(name) || !looksSecret(value, name)) continue;
+      const end = (match.index as number) + match[0].length;
+      found.push({ start: end - value.length, end, kind: "secret-value" });
+    }
+  return found;
+}
