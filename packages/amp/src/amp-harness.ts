@@ -13,6 +13,10 @@ export const ampHarness: HarnessDefinition<AmpThread> = {
   codec: ampCodec,
   extension: ".json",
   project: ampProject,
+  environment: [
+    ["AMP_THREADS_DIR", "the Amp threads directory (default $XDG_DATA_HOME/amp/threads)"],
+    ["XDG_DATA_HOME", "base of the default Amp threads directory (default ~/.local/share)"],
+  ],
   store: (environment, root) =>
     new AmpStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   continueRefusal: {

@@ -18,6 +18,12 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
   *serializeChunks(transcript, options) {
     for (const line of commonToClaudeCodeLines(transcript, options)) yield `${line}\n`;
   },
+  environment: [
+    [
+      "CLAUDE_CONFIG_DIR",
+      "the Claude Code config directory (sessions in <dir>/projects; default ~/.claude)",
+    ],
+  ],
   store: (environment, root) =>
     new ClaudeCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => [...claudeResumeCommand(id).argv],

@@ -2,7 +2,7 @@
 // unknown options, missing values and stray positionals become USAGE
 // errors (exit 2) that point at the command's --help.
 import { parseArgs } from "node:util";
-import { TxcriptError } from "@txcript/core";
+import { closest, TxcriptError } from "@txcript/core";
 import type { CommandSpec } from "./command-specs.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -10,6 +10,37 @@ export type Values = Record<string, string | boolean | string[] | undefined>;
 export interface Parsed {
   values: Values;
   positionals: string[];
+  /** Deprecation notes for old option spellings that were used (printed on stderr). */
+  notes?: string[];
+}
+
+/** node:util's parse errors, in our own words (its hints about `--` never reach a user). */
+function usageError(cause: unknown, spec: CommandSpec): TxcriptError {
+  const error = cause as { code?: string; message?: string };
+  const message = String(error.message ?? "bad arguments").split("\n")[0] ?? "bad arguments";
+  const hint = `see txcript ${spec.name} --help`;
+  const names = spec.options.flatMap((option) => [`--${option.name}`]);
+  const quoted = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted !== undefined) {
+    const suggestion = closest(quoted, names);
+    return new TxcriptError("USAGE", `unknown option ${quoted} for ${spec.name}`, {
+      hint: suggestion === undefined ? hint : `did you mean ${suggestion}? ${hint}`,
+      cause,
+    });
+  }
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && quoted !== undefined) {
+    const option = spec.options.find(
+      (item) => `--${item.name}` === quoted || `-${item.short}` === quoted,
+    );
+    return new TxcriptError(
+      "USAGE",
+      option?.value
+        ? `--${option.name} needs a value (${option.value})`
+        : `--${option?.name ?? quoted.replace(/^-+/, "")} takes no value`,
+      { hint, cause },
+    );
+  }
+  return new TxcriptError("USAGE", message.replace(/\.$/, ""), { hint, cause });
 }
 
 export function parseCommand(spec: CommandSpec, args: string[]): Parsed {
@@ -19,8 +50,10 @@ export function parseCommand(spec: CommandSpec, args: string[]): Parsed {
       type: option.value ? "string" : "boolean",
       ...(option.short ? { short: option.short } : {}),
     };
+    for (const old of option.deprecated ?? [])
+      options[old] = { type: option.value ? "string" : "boolean" };
   }
-  let parsed: { values: Values; positionals: string[] };
+  let parsed: Parsed;
   // `-#5-12` (stdin with a range) is a positional, not a cluster of short options.
   const stdinRange = "\u0000stdin";
   const protectedArgs = args.map((arg) =>
@@ -37,12 +70,19 @@ export function parseCommand(spec: CommandSpec, args: string[]): Parsed {
       arg.startsWith(stdinRange) ? `-${arg.slice(stdinRange.length)}` : arg,
     );
   } catch (cause) {
-    const message = (cause as Error).message.split("\n")[0] ?? "bad arguments";
-    throw new TxcriptError("USAGE", message.replace(/\.$/, ""), {
-      hint: `see txcript ${spec.name} --help`,
-      cause,
-    });
+    throw usageError(cause, spec);
   }
+  const notes: string[] = [];
+  for (const option of spec.options)
+    for (const old of option.deprecated ?? []) {
+      if (parsed.values[old] === undefined) continue;
+      if (parsed.values[option.name] === undefined) parsed.values[option.name] = parsed.values[old];
+      delete parsed.values[old];
+      notes.push(
+        `--${old} is deprecated for ${spec.name}; use --${option.name} (the old spelling goes in the next release)`,
+      );
+    }
+  if (notes.length > 0) parsed.notes = notes;
   if (parsed.values.help) return parsed;
   const [least, most] = spec.positionals;
   if (parsed.positionals.length < least) {

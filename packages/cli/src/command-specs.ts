@@ -9,6 +9,8 @@ export interface OptionSpec {
   value?: string;
   multiple?: boolean;
   description: string;
+  /** Old spellings still accepted (with a deprecation note), never shown in help. */
+  deprecated?: string[];
 }
 
 export interface CommandSpec {
@@ -30,6 +32,16 @@ const force: OptionSpec = {
   name: "force",
   short: "f",
   description: "replace an existing output file",
+};
+const json: OptionSpec = {
+  name: "json",
+  description: "print one JSON object on stdout: what was written where, and every loss",
+};
+const quiet: OptionSpec = { name: "quiet", short: "q", description: "print errors only" };
+const losses: OptionSpec = {
+  name: "losses",
+  value: "MODE",
+  description: "the loss report: summary (default; bookkeeping folded), all, or none",
 };
 
 export const commandSpecs: CommandSpec[] = [
@@ -82,19 +94,24 @@ export const commandSpecs: CommandSpec[] = [
     name: "convert",
     summary: "native → native through Common",
     usage:
-      "txcript convert <ref|file|-> --to H [--from H] [-o FILE] [--force]\n       txcript convert <dir> --to H --out DIR [--from H] [--force]",
+      "txcript convert <ref|file|-> --to H [--from H] [-o FILE] [--force] [--json]\n       txcript convert <dir> --to H --out-dir DIR [--from H] [--force] [--json]",
     details: [
       "Reads a session in one harness's format and writes it in another's. The input",
       "format is detected unless --from names it. Losses that occurred are printed",
       "on stderr with counts. Without -o the result goes to stdout.",
-      "Given a directory, converts every .json/.jsonl file under it into --out,",
+      "Given a directory, converts every .json/.jsonl file under it into --out-dir,",
       "reports bad files without stopping, and exits 1 if any failed.",
     ],
     options: [
       { name: "to", short: "t", value: "H", description: "the target harness (required)" },
       { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
       { name: "output", short: "o", value: "FILE", description: "write to FILE (atomically)" },
-      { name: "out", value: "DIR", description: "the output directory (directory input)" },
+      {
+        name: "out-dir",
+        value: "DIR",
+        description: "the output directory (directory input)",
+        deprecated: ["out"],
+      },
       {
         name: "dialect",
         value: "D",
@@ -102,6 +119,9 @@ export const commandSpecs: CommandSpec[] = [
           "stream-json dialect to write: claude or amp (default: amp from Amp input, else claude)",
       },
       force,
+      json,
+      quiet,
+      losses,
       help,
       debug,
     ],
@@ -109,16 +129,17 @@ export const commandSpecs: CommandSpec[] = [
       "txcript convert T-0199aaaa --to stream_json -o thread.jsonl",
       "txcript convert thread.jsonl --to amp --from stream-json",
       "amp -x 'hi' --stream-json | txcript convert - --to claude_code",
-      "txcript convert ~/exports --to common --out ./common   # a whole directory",
+      "txcript convert ~/exports --to common --out-dir ./common   # a whole directory",
+      "txcript convert session.jsonl --to codex -o out.jsonl --json   # the result as JSON",
     ],
     positionals: [1, 1],
   },
   {
     name: "export",
     summary: "the Common JSON document of a session",
-    usage: "txcript export <ref>[#range] [--from H] [-o FILE] [--force]",
+    usage: "txcript export <ref>[#range] [--from H] [-o FILE] [--force] [--json]",
     details: [
-      "Writes the versioned Common document (txcript.common/v1); `txcript convert",
+      "Writes the versioned Common document (txcript.common/v2); `txcript convert",
       "--from common` reads it back. A range that would cut a tool call from its",
       "result is refused, naming the nearest valid range.",
     ],
@@ -126,6 +147,9 @@ export const commandSpecs: CommandSpec[] = [
       { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
       { name: "output", short: "o", value: "FILE", description: "write to FILE (atomically)" },
       force,
+      json,
+      quiet,
+      losses,
       help,
       debug,
     ],
@@ -138,10 +162,12 @@ export const commandSpecs: CommandSpec[] = [
   {
     name: "continue",
     summary: "copy a session into another harness and resume it there",
-    usage: "txcript continue <ref>[#range] --with H [--no-resume] [--out DIR] [--force]",
+    usage: "txcript continue <ref>[#range] --with H [--no-resume] [--store DIR] [--force] [--json]",
     details: [
       "Writes a copy of the session into H's store and launches H's resume command",
       "in the session's directory (the current one when that does not exist here).",
+      "The written session is read back through the target's own codec and compared",
+      "with the conversation first; on a mismatch it is removed and nothing launches.",
       "The source is never modified. TXCRIPT_<HARNESS>_RESUME_CMD overrides the",
       "command (a shell template where {id} is the new session id).",
       "--with amp is refused: current Amp builds are server-authoritative and never",
@@ -158,11 +184,15 @@ export const commandSpecs: CommandSpec[] = [
       { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
       { name: "no-resume", description: "only write the session; do not launch anything" },
       {
-        name: "out",
+        name: "store",
         value: "DIR",
         description: "write into this store directory instead of the default",
+        deprecated: ["out"],
       },
       { name: "force", short: "f", description: "replace a session already written there" },
+      json,
+      quiet,
+      losses,
       help,
       debug,
     ],
@@ -175,7 +205,7 @@ export const commandSpecs: CommandSpec[] = [
   {
     name: "fixtures",
     summary: "reproducible native fixtures for fuzz-testing parsers",
-    usage: "txcript fixtures --harness H --count N --seed S --out DIR [--force]",
+    usage: "txcript fixtures --harness H --count N --seed S --out-dir DIR [--force] [--json]",
     details: [
       "Generates N sessions from the Common model's generators and writes them in",
       "H's format. The same seed gives identical bytes; every file passes txcript's",
@@ -185,12 +215,19 @@ export const commandSpecs: CommandSpec[] = [
       { name: "harness", value: "H", description: "the format to write (required)" },
       { name: "count", short: "n", value: "N", description: "how many files (required)" },
       { name: "seed", value: "S", description: "an integer seed (required)" },
-      { name: "out", value: "DIR", description: "the output directory (required)" },
+      {
+        name: "out-dir",
+        value: "DIR",
+        description: "the output directory (required)",
+        deprecated: ["out"],
+      },
       force,
+      json,
+      quiet,
       help,
       debug,
     ],
-    examples: ["txcript fixtures --harness amp --count 50 --seed 7 --out ./fuzz"],
+    examples: ["txcript fixtures --harness amp --count 50 --seed 7 --out-dir ./fuzz"],
     positionals: [0, 0],
   },
   {
@@ -201,6 +238,21 @@ export const commandSpecs: CommandSpec[] = [
     options: [help, debug],
     examples: ["txcript schema > common.schema.json"],
     positionals: [0, 0],
+  },
+  {
+    name: "completion",
+    summary: "a shell completion script (bash, zsh or fish)",
+    usage: "txcript completion bash|zsh|fish",
+    details: [
+      "Prints a completion script for the shell: commands, each command's options,",
+      "and harness names after --to, --from, --with and --harness.",
+    ],
+    options: [help, debug],
+    examples: [
+      "txcript completion bash > ~/.local/share/bash-completion/completions/txcript",
+      "txcript completion fish > ~/.config/fish/completions/txcript.fish",
+    ],
+    positionals: [1, 1],
   },
 ];
 

@@ -10,6 +10,7 @@ import {
   WarningCollector,
 } from "@txcript/core";
 import type { Harness } from "./harnesses.js";
+import { onLeg } from "./losses.js";
 import { withFile, withFileEach } from "./report.js";
 
 /** What a conversion reads: the text is taken, and cleared once parsed. */
@@ -37,7 +38,10 @@ function parseSource(source: ConversionSource): unknown {
 /** The source in Common; its native body is unreachable once this returns. */
 function readSource(source: ConversionSource, collector: WarningCollector): Transcript {
   const read = source.harness.readOptions?.({ startTime: source.startTime });
-  return source.harness.codec.toCommon(parseSource(source), { ...read, onWarning: collector.add });
+  return source.harness.codec.toCommon(parseSource(source), {
+    ...read,
+    onWarning: onLeg("read", source.harness.id, collector.add),
+  });
 }
 
 /**
@@ -73,7 +77,7 @@ function convertUnlocated(
       sourceText: source.text,
       ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     }),
-    onWarning: collector.add,
+    onWarning: onLeg("write", to.id, collector.add),
   };
   const warnings = () => collector.warnings;
   if (to.serializeChunks !== undefined) {

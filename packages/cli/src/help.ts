@@ -28,33 +28,48 @@ export function commandHelp(spec: CommandSpec): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const environmentVariables: [string, string][] = [
-  ["HOME", "the home directory the default store locations hang off"],
-  ["AMP_THREADS_DIR", "the Amp threads directory (default $XDG_DATA_HOME/amp/threads)"],
-  ["XDG_DATA_HOME", "base of the default Amp threads directory (default ~/.local/share)"],
-  [
-    "CLAUDE_CONFIG_DIR",
-    "the Claude Code config directory (sessions in <dir>/projects; default ~/.claude)",
-  ],
-  [
-    "TXCRIPT_<HARNESS>_RESUME_CMD",
-    "the resume command `continue` runs, a shell template with {id}",
-  ],
-  ["TXCRIPT_CLAUDE_CODE_RESUME_CMD", "the one for Claude Code (default: claude --resume {id})"],
-  ["NO_COLOR", "set to anything non-empty: no colour even on a terminal"],
-  ["TXCRIPT_DEBUG", "set to 1: same as --debug"],
-  [
-    "TXCRIPT_MAX_INPUT_BYTES",
-    "the largest input read whole, in bytes (default 524288000, 500 MiB)",
-  ],
-];
+/** The environment variables: the common ones, then each harness's own (from its definition). */
+export function environmentVariables(): [string, string][] {
+  const seen = new Set<string>();
+  const harnessVariables: [string, string][] = [];
+  for (const harness of harnessList())
+    for (const [name, meaning] of harness.environment ?? [])
+      if (!seen.has(name)) {
+        seen.add(name);
+        harnessVariables.push([name, meaning]);
+      }
+  const resumable = harnessList().filter((harness) => harness.resumeCommand !== undefined);
+  return [
+    ["HOME", "the home directory the default store locations hang off"],
+    ...harnessVariables,
+    [
+      "TXCRIPT_<HARNESS>_RESUME_CMD",
+      "the resume command `continue` runs, a shell template with {id}",
+    ],
+    ...resumable.map((harness): [string, string] => [
+      `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`,
+      `the one for ${harness.displayName} (default: ${(harness.resumeCommand?.("{id}") ?? []).join(" ")})`,
+    ]),
+    ["NO_COLOR", "set to anything non-empty: no colour even on a terminal"],
+    ["FORCE_COLOR", "colour even off a terminal (0 or false: never); wins over NO_COLOR"],
+    ["TXCRIPT_DEBUG", "set to 1: same as --debug"],
+    [
+      "TXCRIPT_MAX_INPUT_BYTES",
+      "the largest input read whole, in bytes (default 524288000, 500 MiB)",
+    ],
+  ];
+}
 
-export const exitCodes: [string, string][] = [
+export const exitCodeTable: [string, string][] = [
   ["0", "success"],
   ["1", "bad input or data (unreadable, invalid, not found, a failed batch file, I/O)"],
   [
     "2",
     "usage error or a refused operation (unknown option, continue --with amp, a cutting range)",
+  ],
+  [
+    "70",
+    "an internal error: a bug in txcript (a written session that does not read back, an unexpected exception); please report it",
   ],
 ];
 
@@ -84,16 +99,17 @@ export function mainHelp(): string {
     ]),
     "",
     "Environment:",
-    ...table(environmentVariables),
+    ...table(environmentVariables()),
     "",
     "Exit codes:",
-    ...table(exitCodes),
+    ...table(exitCodeTable),
     "",
     "Examples:",
     "  txcript list",
     "  txcript view T-0199aaaa#5-12",
     "  txcript convert thread.json --to stream_json -o thread.jsonl",
     "  txcript continue T-0199aaaa --with claude_code",
+    "  txcript completion bash > ~/.local/share/bash-completion/completions/txcript",
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -93,8 +93,13 @@ export async function readInput(ref: string, io: Io, from?: string): Promise<Inp
 /** Parse an input through its codec into Common, with the losses of that leg. */
 export function readTranscript(input: Input): { transcript: Transcript; warnings: Warning[] } {
   const read = input.harness.readOptions?.({ startTime: input.startTime });
-  return toTranscript(input.text, input.harness.codec, {
+  const result = toTranscript(input.text, input.harness.codec, {
     file: input.file,
     ...(read === undefined ? {} : { read }),
   });
+  const harness = input.harness.id;
+  return {
+    transcript: result.transcript,
+    warnings: result.warnings.map((warning) => ({ ...warning, leg: "read" as const, harness })),
+  };
 }

@@ -21,8 +21,14 @@ export function processIo(): Io {
   };
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set to anything non-empty. */
+/**
+ * Colour on a terminal, never when NO_COLOR is set to anything non-empty,
+ * and wherever FORCE_COLOR asks for it (any value but "0" or "false"; it
+ * wins over NO_COLOR, as in Node and chalk).
+ */
 export function useColor(io: Io, stream: "stdout" | "stderr"): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force !== "false";
   const noColor = io.env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;
   return io[stream].isTTY === true;

@@ -2,9 +2,10 @@
 // and turns any error into one stderr line and an exit code (a stack trace
 // only with --debug). Returns the exit code; the bin sets process.exitCode.
 
-import { TxcriptError } from "@txcript/core";
+import { type AnyHarness, closest, type HarnessRegistry, TxcriptError } from "@txcript/core";
 import { type Parsed, parseCommand } from "./args.js";
-import { findCommand } from "./command-specs.js";
+import { commandSpecs, findCommand } from "./command-specs.js";
+import { useRegistry } from "./harnesses.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { type Io, write } from "./io.js";
 import { exitCodeOf, formatError, formatStack } from "./report.js";
@@ -20,18 +21,36 @@ const commands: Record<string, () => Promise<Command>> = {
   continue: async () => (await import("./commands/continue.js")).continueCommand,
   fixtures: async () => (await import("./commands/fixtures.js")).fixturesCommand,
   schema: async () => (await import("./commands/schema.js")).schemaCommand,
+  completion: async () => (await import("./commands/completion.js")).completionCommand,
 };
 
-export async function main(args: string[], io: Io, version: string): Promise<number> {
+export interface MainOptions {
+  /** The harnesses to use instead of the default registry (tests, plug-ins). */
+  registry?: HarnessRegistry | readonly AnyHarness[];
+}
+
+export async function main(
+  args: string[],
+  io: Io,
+  version: string,
+  options: MainOptions = {},
+): Promise<number> {
   const debug = args.includes("--debug") || io.env.TXCRIPT_DEBUG === "1";
+  if (options.registry !== undefined) useRegistry(options.registry);
   try {
     // `--debug` may also come before the command.
     const [first, ...rest] = args[0] === "--debug" ? args.slice(1) : args;
-    if (first === undefined || first === "help" || first === "--help" || first === "-h") {
+    if (first === undefined) {
+      // Bare `txcript`: the help, on stderr (stdout stays for results), and a usage exit.
+      await write(io.stderr, mainHelp());
+      return 2;
+    }
+    if (first === "help" || first === "--help" || first === "-h") {
       const topic = first === "help" ? rest[0] : undefined;
       const spec = topic === undefined ? undefined : findCommand(topic);
+      if (topic !== undefined && spec === undefined) throw unknownCommand(topic);
       await write(io.stdout, spec ? commandHelp(spec) : mainHelp());
-      return first === undefined ? 2 : 0;
+      return 0;
     }
     if (first === "--version" || first === "-V") {
       await write(io.stdout, `${version}\n`);
@@ -39,12 +58,9 @@ export async function main(args: string[], io: Io, version: string): Promise<num
     }
     const spec = findCommand(first);
     const load = commands[first];
-    if (!spec || !load) {
-      throw new TxcriptError("USAGE", `unknown command ${JSON.stringify(first)}`, {
-        hint: "see txcript --help",
-      });
-    }
+    if (!spec || !load) throw unknownCommand(first);
     const parsed = parseCommand(spec, rest);
+    for (const line of parsed.notes ?? []) await write(io.stderr, `txcript: note: ${line}\n`);
     if (parsed.values.help) {
       await write(io.stdout, commandHelp(spec));
       return 0;
@@ -58,4 +74,14 @@ export async function main(args: string[], io: Io, version: string): Promise<num
     if (debug) await write(io.stderr, `${formatStack(error)}\n`);
     return exitCodeOf(error);
   }
+}
+
+function unknownCommand(name: string): TxcriptError {
+  const suggestion = closest(
+    name,
+    commandSpecs.map((spec) => spec.name),
+  );
+  return new TxcriptError("USAGE", `unknown command ${JSON.stringify(name)}`, {
+    hint: `${suggestion === undefined ? "" : `did you mean ${suggestion}? `}see txcript --help`,
+  });
 }

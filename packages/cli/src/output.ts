@@ -4,12 +4,16 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { type Warning, writeFileAtomic } from "@txcript/core";
 import { type Io, write } from "./io.js";
+import { lossLines, type ReportSettings } from "./losses.js";
+
+const defaults: ReportSettings = { losses: "summary", quiet: false, json: false };
 
 export async function writeOutput(
   io: Io,
   text: string,
   output: string | undefined,
   force: boolean,
+  settings: ReportSettings = defaults,
 ): Promise<void> {
   if (output === undefined || output === "-") {
     await write(io.stdout, text);
@@ -18,16 +22,26 @@ export async function writeOutput(
   const target = path.resolve(io.cwd, output);
   await fs.mkdir(path.dirname(target), { recursive: true });
   await writeFileAtomic(target, text, { overwrite: force });
-  await write(io.stderr, `txcript: wrote ${output}\n`);
+  await note(io, settings, `wrote ${output}`);
 }
 
-/** One stderr line per kind of loss that occurred, with its count. */
-export async function printWarnings(io: Io, warnings: Warning[], prefix = ""): Promise<void> {
-  for (const warning of warnings) {
-    const count = warning.count === 1 ? "" : `${warning.count} × `;
-    await write(
-      io.stderr,
-      `txcript: ${prefix}loss: ${count}${warning.message} [${warning.code}]\n`,
-    );
-  }
+/** A progress or outcome line on stderr, unless --quiet or --json. */
+export async function note(io: Io, settings: ReportSettings, line: string): Promise<void> {
+  if (settings.quiet || settings.json) return;
+  await write(io.stderr, `txcript: ${line}\n`);
+}
+
+/** The loss report on stderr (see losses.ts); `file` names the input in a batch. */
+export async function printWarnings(
+  io: Io,
+  warnings: Warning[],
+  settings: ReportSettings = defaults,
+  file?: string,
+): Promise<void> {
+  if (settings.quiet || settings.json) return;
+  const lines = lossLines(warnings, settings.losses);
+  if (lines.length === 0) return;
+  const prefix = file === undefined ? "txcript: " : `txcript: ${file}: `;
+  const [first, ...rest] = lines;
+  await write(io.stderr, `${prefix}${first}\n${rest.map((line) => `${line}\n`).join("")}`);
 }

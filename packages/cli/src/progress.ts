@@ -11,7 +11,8 @@ export class Progress {
   constructor(io: Io, total: number) {
     this.#io = io;
     this.#total = total;
-    this.#enabled = io.stderr.isTTY === true;
+    // A total of 0 turns it off (--quiet, --json).
+    this.#enabled = total > 0 && io.stderr.isTTY === true;
   }
 
   update(done: number, label: string): void {

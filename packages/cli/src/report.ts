@@ -1,12 +1,16 @@
 // Errors as the user sees them: one line on stderr,
 // `txcript: <file>:<line>: <what> (<hint>)`, a stack trace only with
-// --debug, and the exit code: 2 for usage and refusals, 1 for the rest.
+// --debug, and the exit code by class (listed in `txcript --help`).
 import { TxcriptError } from "@txcript/core";
 
+/** Exit codes by class: success, bad input or a failed step, usage or refusal, a bug of ours. */
+export const exitCodes = { ok: 0, failed: 1, usage: 2, internal: 70 } as const;
+
 export function exitCodeOf(error: unknown): number {
-  if (TxcriptError.isInstance(error) && (error.code === "USAGE" || error.code === "REFUSED"))
-    return 2;
-  return 1;
+  if (!TxcriptError.isInstance(error)) return exitCodes.internal;
+  if (error.code === "USAGE" || error.code === "REFUSED") return exitCodes.usage;
+  if (error.code === "MISMATCH") return exitCodes.internal;
+  return exitCodes.failed;
 }
 
 /** The one-line message; `file` fills in a location the error lacks. */

@@ -33,7 +33,8 @@ describe("txcript --version and --help", () => {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const bare = await txcript(home, []);
     expect(bare.code).toBe(2);
-    expect(bare.stdout).toBe(help.stdout);
+    expect(bare.stdout).toBe("");
+    expect(bare.stderr).toBe(help.stdout);
   });
   it("prints each command's help with examples", async () => {
     for (const command of ["list", "view", "convert", "export", "continue", "fixtures", "schema"]) {
@@ -93,7 +94,7 @@ describe("txcript export", () => {
     const file = await writeSample("in.json");
     const result = await txcript(home, ["export", file]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ format: "txcript.common/v1", ...sampleTranscript });
+    expect(JSON.parse(result.stdout)).toEqual({ format: "txcript.common/v2", ...sampleTranscript });
   });
   it("reads stdin given -", async () => {
     const result = await txcript(home, ["export", "-"], { stdin: sampleCommonText() });

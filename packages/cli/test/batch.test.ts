@@ -1,4 +1,4 @@
-// End-to-end `txcript convert <dir> --out DIR`: every session file in a
+// End-to-end `txcript convert <dir> --out-dir DIR`: every session file in a
 // tree is converted, a bad file is reported with its location and does not
 // stop the batch, and the exit code is 1 when anything failed.
 import { promises as fs } from "node:fs";
@@ -27,7 +27,7 @@ describe("txcript convert <dir>", () => {
   it("converts the good files, reports the bad one, and exits 1", async () => {
     const input = await makeTree();
     const out = path.join(home.work, "out");
-    const result = await txcript(home, ["convert", input, "--to", "common", "--out", out]);
+    const result = await txcript(home, ["convert", input, "--to", "common", "--out-dir", out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^txcript: broken\.json:1:\d+: .+\n/);
     expect(result.stderr).toMatch(/txcript: converted 2 of 3 files into .*out; 1 failed\n$/);
@@ -41,7 +41,7 @@ describe("txcript convert <dir>", () => {
     const input = await makeTree();
     await fs.rm(path.join(input, "broken.json"));
     const out = path.join(home.work, "out");
-    const args = ["convert", input, "--to", "common", "--out", out];
+    const args = ["convert", input, "--to", "common", "--out-dir", out];
     const first = await txcript(home, args);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/converted 2 of 2 files/);
@@ -53,7 +53,7 @@ describe("txcript convert <dir>", () => {
   it.runIf(hasScript)("draws a progress bar on a terminal", async () => {
     const input = await makeTree();
     const out = path.join(home.work, "out");
-    const result = await txcriptOnTty(home, ["convert", input, "--to", "common", "--out", out]);
+    const result = await txcriptOnTty(home, ["convert", input, "--to", "common", "--out-dir", out]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/█*░+ \d\/3 /);
   });
@@ -61,13 +61,13 @@ describe("txcript convert <dir>", () => {
     const input = await makeTree();
     const result = await txcript(home, ["convert", input, "--to", "common", "-o", "x.json"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/a directory converts into --out DIR/);
+    expect(result.stderr).toMatch(/a directory converts into --out-dir DIR/);
     expect(await listFiles(home.work)).not.toContain("x.json");
   });
   it("fails on a directory without session files", async () => {
     const empty = path.join(home.work, "empty");
     await fs.mkdir(empty);
-    const result = await txcript(home, ["convert", empty, "--to", "common", "--out", "o"]);
+    const result = await txcript(home, ["convert", empty, "--to", "common", "--out-dir", "o"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no \.json or \.jsonl files in the directory/);
   });

@@ -194,7 +194,7 @@ describe("txcript continue --with claude_code", () => {
     expect(await listFiles(path.join(home.claudeConfig, "projects"))).toHaveLength(2);
   });
 
-  it("writes into --out DIR instead of the default store", async () => {
+  it("writes into --store DIR instead of the default store", async () => {
     const out = path.join(home.root, "elsewhere");
     const result = await txcript(home, [
       "continue",
@@ -202,7 +202,7 @@ describe("txcript continue --with claude_code", () => {
       "--with",
       "claude_code",
       "--no-resume",
-      "--out",
+      "--store",
       out,
     ]);
     expect(result.code).toBe(0);

@@ -62,10 +62,26 @@ describe("txcript convert", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe("");
     expect(first.stderr).toContain("txcript: wrote ");
-    const losses = first.stderr.split("\n").filter((line) => line.includes(" loss: "));
+    // The report: one header per leg, then losses grouped by kind with count and code,
+    // distinct cases under a loss whose occurrences differ, bookkeeping folded into one line.
+    const lines = first.stderr.split("\n");
+    expect(lines).toContain("txcript: losses reading Amp thread:");
+    expect(lines).toContain("losses writing stream-json capture of Amp or Claude Code:");
+    const losses = lines.filter((line) => /^ {2}(unsupported|degraded): /.test(line));
     expect(losses.length).toBeGreaterThan(0);
-    for (const line of losses) expect(line).toMatch(/^txcript: loss: (\d+ × )?\S.* \[[\w.-]+\]$/);
-    expect(losses.some((line) => /loss: \d+ × /.test(line))).toBe(true);
+    for (const line of losses)
+      expect(line).toMatch(
+        /^ {2}(unsupported|degraded): (\d+ × )?\S.*\[[\w.-]+\](, \d+ different cases:)?$/,
+      );
+    expect(losses.some((line) => / \d+ × /.test(line))).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^ {2}\+ \d+ bookkeeping fields not carried \[.*\]; --losses all to list them$/.test(line),
+      ),
+    ).toBe(true);
+    const cases = lines.filter((line) => /^ {6}\d+ × /.test(line));
+    expect(cases.some((line) => line.includes('"rejected-by-user"'))).toBe(true);
+    expect(cases.some((line) => line.includes('"cancelled"'))).toBe(true);
     const second = await txcript(home, ["convert", stream, "--to", "amp", "-o", back]);
     expect(second.code, second.stderr).toBe(0);
     const original = await txcript(home, ["export", amp]);

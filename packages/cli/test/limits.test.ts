@@ -63,7 +63,7 @@ describe("the input size limit", () => {
     const limit = readFileSync(streamFixture).length;
     const result = await txcript(
       home,
-      ["convert", "in", "--to", "common", "--out", "out"],
+      ["convert", "in", "--to", "common", "--out-dir", "out"],
       limited(limit),
     );
     expect(result.code).toBe(1);
@@ -160,7 +160,16 @@ describe("write-side errors", () => {
       ["convert", "deep.jsonl", "--to", "amp", "-o", "out.json", ...from],
       ["convert", "deep.jsonl", "--to", "stream_json", "-o", "out.jsonl", ...from],
       ["convert", "deep.jsonl", "--to", "stream_json", ...from],
-      ["continue", "deep.jsonl", "--with", "claude_code", "--no-resume", "--out", "store", ...from],
+      [
+        "continue",
+        "deep.jsonl",
+        "--with",
+        "claude_code",
+        "--no-resume",
+        "--store",
+        "store",
+        ...from,
+      ],
     ]) {
       const result = await txcript(home, args);
       expect(result.code, args.join(" ")).toBe(1);

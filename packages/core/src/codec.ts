@@ -7,7 +7,19 @@ import type { Transcript } from "./model.js";
 /** Known harness ids; a harness package may add its own. */
 export type HarnessId = "amp" | "stream_json" | "claude_code" | "common" | (string & {});
 
-export type WarningKind = "unsupported" | "degraded" | "other";
+/**
+ * What a loss is: content the other side cannot hold (`unsupported`),
+ * content that changed shape (`degraded`), or bookkeeping fields with no
+ * meaning for the conversation (`bookkeeping`; `other` is read as that).
+ */
+export type WarningKind = "unsupported" | "degraded" | "bookkeeping" | "other";
+
+/** One distinct occurrence sentence of a loss, with how often it occurred. */
+export interface WarningCase {
+  message: string;
+  count: number;
+  path?: string;
+}
 
 /** One kind of loss that occurred in a conversion, with how often. */
 export interface Warning {
@@ -19,6 +31,12 @@ export interface Warning {
   count: number;
   /** JSON path or location of the first occurrence. */
   path?: string;
+  /** Which side of a conversion it occurred on (callers set it; codecs need not). */
+  leg?: "read" | "write";
+  /** The harness of that leg. */
+  harness?: string;
+  /** When occurrences differ: each distinct sentence and its count (set by WarningCollector). */
+  cases?: WarningCase[];
 }
 
 /** A documented representational loss of a codec. */
@@ -95,18 +113,43 @@ export interface Store<Native> {
   delete(id: string): Promise<void>;
 }
 
-/** The aggregated warnings of one conversion. */
+/**
+ * The aggregated warnings of one conversion: one per leg and code, its count
+ * summed, and — when the occurrences' sentences differ — each distinct case
+ * with its own count, so a report never passes one kind off as another.
+ */
 export class WarningCollector {
-  readonly #byCode = new Map<string, Warning>();
+  readonly #byCode = new Map<string, { warning: Warning; cases: Map<string, WarningCase> }>();
 
   readonly add = (warning: Warning): void => {
-    const known = this.#byCode.get(warning.code);
-    if (known) known.count += warning.count;
-    else this.#byCode.set(warning.code, { ...warning });
+    const key = `${warning.leg ?? ""}\u0000${warning.harness ?? ""}\u0000${warning.code}`;
+    const known = this.#byCode.get(key);
+    const incoming = warning.cases ?? [
+      {
+        message: warning.message,
+        count: warning.count,
+        ...(warning.path === undefined ? {} : { path: warning.path }),
+      },
+    ];
+    if (known === undefined) {
+      const { cases: _, ...rest } = warning;
+      const cases = new Map<string, WarningCase>();
+      for (const item of incoming) cases.set(item.message, { ...item });
+      this.#byCode.set(key, { warning: { ...rest }, cases });
+      return;
+    }
+    known.warning.count += warning.count;
+    for (const item of incoming) {
+      const seen = known.cases.get(item.message);
+      if (seen) seen.count += item.count;
+      else known.cases.set(item.message, { ...item });
+    }
   };
 
   get warnings(): Warning[] {
-    return [...this.#byCode.values()];
+    return [...this.#byCode.values()].map(({ warning, cases }) =>
+      cases.size > 1 ? { ...warning, cases: [...cases.values()] } : { ...warning },
+    );
   }
 }
 

@@ -30,6 +30,8 @@ export const errorCodes = [
   "TOO_LARGE",
   /** Bad command-line usage or options. */
   "USAGE",
+  /** What was written does not read back as what was meant (nothing is left behind). */
+  "MISMATCH",
 ] as const;
 
 export type TxcriptErrorCode = (typeof errorCodes)[number];

@@ -68,6 +68,8 @@ export interface HarnessDefinition<Native = unknown> {
    * one line and its newline at a time). Their concatenation is that text.
    */
   readonly serializeChunks?: (transcript: Transcript, options: CodecOptions) => Iterable<string>;
+  /** Environment variables the store or resume command reads, with what each means (for help texts). */
+  readonly environment?: readonly (readonly [name: string, meaning: string])[];
   /** The harness's session store; `root` overrides the default location. */
   readonly store?: (environment: Environment, root?: string) => Store<Native>;
   /** Why `continue` into this harness is refused (set exactly when there is no resumeCommand). */
@@ -129,6 +131,7 @@ export class HarnessRegistry {
       for (const name of [harness.id, ...harness.aliases]) {
         const key = normalizeName(name);
         const owner = seen.get(key);
+        if (owner === harness.id) continue;
         if (owner !== undefined)
           throw new TxcriptError(
             "USAGE",

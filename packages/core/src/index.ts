@@ -13,6 +13,7 @@ export type {
   SkippedFile,
   Store,
   Warning,
+  WarningCase,
   WarningKind,
 } from "./codec.js";
 export { WarningCollector, warn } from "./codec.js";
@@ -83,6 +84,8 @@ export {
   Transcript,
   Usage,
 } from "./model.js";
+export type { SignatureEntry } from "./signature.js";
+export { signature } from "./signature.js";
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
 export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";

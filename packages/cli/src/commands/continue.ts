@@ -9,9 +9,12 @@ import { type Parsed, requireOption, stringOption } from "../args.js";
 import { findHarness, type Harness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
 import { type Io, write } from "../io.js";
-import { printWarnings } from "../output.js";
+import { lossJson, onLeg, type ReportSettings, reportSettings } from "../losses.js";
+import { note, printWarnings } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
 import { locate, withFile } from "../report.js";
+import { inputJson, printResult } from "../result.js";
+import { verifyWritten } from "../verify.js";
 
 export function resumeVariable(harness: Harness): string {
   return `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`;
@@ -43,6 +46,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   refuseTarget(target);
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
+  const settings = reportSettings(values);
   const { transcript, warnings: readWarnings } = readTranscript(input);
   const collector = new WarningCollector();
   for (const warning of readWarnings) collector.add(warning);
@@ -50,7 +54,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   // The harness resumes by looking in the directory it runs in, so the copy
   // is written for the directory it will be launched in: the recorded one
   // when it exists here, else the current one.
-  const directory = await resumeDirectory(io, sliced.meta.cwd);
+  const directory = await resumeDirectory(io, sliced.meta.cwd, settings);
   // A copy of a range is a different conversation: give it its own id.
   const copy = {
     ...sliced,
@@ -64,10 +68,10 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const native = withFile(input.file, () =>
     target.codec.fromCommon(copy, {
       ...target.writeOptions?.({ from: input.harness.id }),
-      onWarning: collector.add,
+      onWarning: onLeg("write", target.id, collector.add),
     }),
   );
-  const out = stringOption(values, "out");
+  const out = stringOption(values, "store");
   const store = target.store?.(io.env, out === undefined ? undefined : path.resolve(io.cwd, out));
   if (!store) throw new Error("unreachable: refuseTarget checked the store");
   if (range === undefined && input.harness === target && input.file !== "<stdin>") {
@@ -97,43 +101,69 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     }
     throw locate(error, input.file);
   });
-  await printWarnings(io, collector.warnings);
-  await write(io.stderr, `txcript: wrote ${target.id} session ${saved.id} to ${saved.path}\n`);
+  // Read back before success: what the store holds must be what was meant.
+  await verifyWritten(target, store, saved, copy, io.env);
+  const resumable = target.afterSave
+    ? await target.afterSave(saved, { environment: io.env, cwd: directory })
+    : saved;
+  await printWarnings(io, collector.warnings, settings);
+  await note(io, settings, `wrote ${target.id} session ${resumable.id} to ${saved.path}`);
+  const argv = target.resumeCommand?.(resumable.id) ?? [];
+  const result = {
+    command: "continue" as const,
+    input: inputJson(input, transcript.meta.id),
+    outputs: [{ harness: target.id, path: saved.path, sessionId: resumable.id }],
+    resumeCommand: argv,
+    losses: collector.warnings.map(lossJson),
+  };
   if (values["no-resume"] === true) {
-    const command = (target.resumeCommand?.(saved.id) ?? []).join(" ");
-    await write(io.stdout, `${command}\n`);
+    if (settings.json)
+      await printResult(io, { ...result, resumed: { launched: false, status: null } });
+    else await write(io.stdout, `${argv.join(" ")}\n`);
     return 0;
   }
-  return launch(io, target, saved.id, directory);
+  const status = await launch(io, target, resumable.id, directory, settings);
+  if (settings.json) await printResult(io, { ...result, resumed: { launched: true, status } });
+  return status;
 }
 
-async function resumeDirectory(io: Io, recorded: string | undefined): Promise<string> {
+async function resumeDirectory(
+  io: Io,
+  recorded: string | undefined,
+  settings: ReportSettings,
+): Promise<string> {
   if (recorded !== undefined && path.isAbsolute(recorded)) {
     const stat = await fs.stat(recorded).catch(() => undefined);
     if (stat?.isDirectory()) return recorded;
   }
-  await write(
-    io.stderr,
+  await note(
+    io,
+    settings,
     recorded === undefined
-      ? `txcript: the session records no directory; continuing it in ${io.cwd}\n`
-      : `txcript: the session's directory ${recorded} does not exist here; continuing it in ${io.cwd}\n`,
+      ? `the session records no directory; continuing it in ${io.cwd}`
+      : `the session's directory ${recorded} does not exist here; continuing it in ${io.cwd}`,
   );
   return io.cwd;
 }
 
-async function launch(io: Io, target: Harness, id: string, cwd: string): Promise<number> {
+async function launch(
+  io: Io,
+  target: Harness,
+  id: string,
+  cwd: string,
+  settings: ReportSettings,
+): Promise<number> {
   const template = io.env[resumeVariable(target)];
   const argv = target.resumeCommand?.(id) ?? [];
   const [command, args, shell] =
     template !== undefined && template.trim() !== ""
       ? ["/bin/sh", ["-c", template.replaceAll("{id}", shellQuote(id))], true]
       : [argv[0] ?? "", argv.slice(1), false];
-  await write(
-    io.stderr,
-    `txcript: launching ${shell ? (args[1] ?? "") : argv.join(" ")} in ${cwd}\n`,
-  );
+  await note(io, settings, `launching ${shell ? (args[1] ?? "") : argv.join(" ")} in ${cwd}`);
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: io.env });
+    // With --json stdout carries the result: the child's output goes to stderr.
+    const stdio = settings.json ? (["inherit", 2, "inherit"] as const) : "inherit";
+    const child = spawn(command, args, { cwd, stdio: stdio as never, env: io.env });
     child.on("error", (cause) => {
       const missing = (cause as NodeJS.ErrnoException).code === "ENOENT";
       reject(

@@ -3,16 +3,18 @@
 // The batch reports a bad file and goes on; any failure makes the exit 1.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { TxcriptError, WarningCollector, writeFileAtomic } from "@txcript/core";
+import { TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
 import { readInput } from "../input.js";
 import { type Io, write } from "../io.js";
 import { maxInputBytes, readLimitedFile } from "../limits.js";
-import { printWarnings } from "../output.js";
+import { lossJson, type ReportSettings, reportSettings } from "../losses.js";
+import { note, printWarnings } from "../output.js";
 import { Progress } from "../progress.js";
 import { formatError } from "../report.js";
+import { inputJson, printResult, type ResultOutput, requireFileOutput } from "../result.js";
 
 function dialectOption(values: Values, to: Harness): string | undefined {
   const dialect = stringOption(values, "dialect");
@@ -35,32 +37,42 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const ref = positionals[0] as string;
   const from = stringOption(values, "from");
   const force = values.force === true;
+  const settings = reportSettings(values);
   const stat =
     ref === "-" ? undefined : await fs.stat(path.resolve(io.cwd, ref)).catch(() => undefined);
   if (stat?.isDirectory()) {
-    const out = stringOption(values, "out");
+    const out = stringOption(values, "out-dir");
     if (out === undefined || stringOption(values, "output") !== undefined) {
-      throw new TxcriptError("USAGE", "a directory converts into --out DIR, not -o", {
-        hint: "txcript convert <dir> --to H --out DIR",
+      throw new TxcriptError("USAGE", "a directory converts into --out-dir DIR, not -o", {
+        hint: "txcript convert <dir> --to H --out-dir DIR",
       });
     }
-    return convertDirectory(io, ref, out, to, { force, from, dialect });
+    return convertDirectory(io, ref, out, to, { force, from, dialect, settings });
   }
-  if (stringOption(values, "out") !== undefined) {
-    throw new TxcriptError("USAGE", "--out is for a directory input; use -o FILE for one session", {
-      hint: "see txcript convert --help",
-    });
+  if (stringOption(values, "out-dir") !== undefined) {
+    throw new TxcriptError(
+      "USAGE",
+      "--out-dir is for a directory input; use -o FILE for one session",
+      { hint: "see txcript convert --help" },
+    );
   }
   // The conversion takes the input's text (and clears it once parsed), so
   // nothing here keeps a second copy of a big session alive.
   const output = stringOption(values, "output");
+  if (settings.json) requireFileOutput(output, "convert");
   const toFile = output !== undefined && output !== "-";
-  const converted = convertSource(await readInput(ref, io, from), to, {
-    dialect,
-    lineByLine: toFile,
-  });
-  await writeConverted(io, converted.slices, output, force);
-  await printWarnings(io, converted.warnings());
+  const input = await readInput(ref, io, from);
+  const inputFacts = inputJson(input, input.discovered?.id);
+  const converted = convertSource(input, to, { dialect, lineByLine: toFile });
+  await writeConverted(io, converted.slices, output, force, settings);
+  await printWarnings(io, converted.warnings(), settings);
+  if (settings.json)
+    await printResult(io, {
+      command: "convert",
+      input: inputFacts,
+      outputs: [{ harness: to.id, path: output as string }],
+      losses: converted.warnings().map(lossJson),
+    });
   return 0;
 }
 
@@ -70,6 +82,7 @@ async function writeConverted(
   slices: Iterable<string>,
   output: string | undefined,
   force: boolean,
+  settings: ReportSettings,
 ): Promise<void> {
   if (output === undefined || output === "-") {
     for (const slice of slices) await write(io.stdout, slice);
@@ -78,7 +91,7 @@ async function writeConverted(
   const target = path.resolve(io.cwd, output);
   await fs.mkdir(path.dirname(target), { recursive: true });
   await writeFileAtomic(target, slices, { overwrite: force });
-  await write(io.stderr, `txcript: wrote ${output}\n`);
+  await note(io, settings, `wrote ${output}`);
 }
 
 /** Every .json / .jsonl file under `root` (dot entries and `skip` excluded), sorted. */
@@ -122,8 +135,14 @@ async function convertDirectory(
   directory: string,
   out: string,
   to: Harness,
-  options: { force: boolean; from: string | undefined; dialect: string | undefined },
+  options: {
+    force: boolean;
+    from: string | undefined;
+    dialect: string | undefined;
+    settings: ReportSettings;
+  },
 ): Promise<number> {
+  const { settings } = options;
   const root = path.resolve(io.cwd, directory);
   const outRoot = path.resolve(io.cwd, out);
   const files = await sessionFiles(root, outRoot);
@@ -134,8 +153,10 @@ async function convertDirectory(
   }
   const forced = options.from === undefined ? undefined : findHarness(options.from);
   const limit = maxInputBytes(io.env);
-  const collector = new WarningCollector();
-  const progress = new Progress(io, files.length);
+  const losses: Record<string, unknown>[] = [];
+  const outputs: ResultOutput[] = [];
+  const failures: { file: string; error: string; code: string | null }[] = [];
+  const progress = new Progress(io, settings.json || settings.quiet ? 0 : files.length);
   let failed = 0;
   for (const [index, file] of files.entries()) {
     const relative = path.relative(root, file);
@@ -149,19 +170,34 @@ async function convertDirectory(
       const target = path.join(outRoot, outputName(relative, to));
       await fs.mkdir(path.dirname(target), { recursive: true });
       await writeFileAtomic(target, converted.slices, { overwrite: options.force });
-      for (const warning of converted.warnings()) collector.add(warning);
+      const warnings = converted.warnings();
+      outputs.push({
+        harness: to.id,
+        path: path.relative(io.cwd, target) || target,
+        source: relative,
+      });
+      for (const warning of warnings) losses.push({ file: relative, ...lossJson(warning) });
+      progress.clear();
+      await printWarnings(io, warnings, settings, relative);
     } catch (error) {
       failed += 1;
       progress.clear();
-      await write(io.stderr, `${formatError(error, { file: relative })}\n`);
+      const line = formatError(error, { file: relative });
+      failures.push({
+        file: relative,
+        error: line.replace(/^txcript: /, ""),
+        code: TxcriptError.isInstance(error) ? error.code : null,
+      });
+      if (!settings.json) await write(io.stderr, `${line}\n`);
     }
   }
   progress.clear();
-  await printWarnings(io, collector.warnings);
   const converted = files.length - failed;
-  await write(
-    io.stderr,
-    `txcript: converted ${converted} of ${files.length} file${files.length === 1 ? "" : "s"} into ${out}${failed ? `; ${failed} failed` : ""}\n`,
+  await note(
+    io,
+    settings,
+    `converted ${converted} of ${files.length} file${files.length === 1 ? "" : "s"} into ${out}${failed ? `; ${failed} failed` : ""}`,
   );
+  if (settings.json) await printResult(io, { command: "convert", outputs, failures, losses });
   return failed > 0 ? 1 : 0;
 }

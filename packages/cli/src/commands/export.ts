@@ -4,9 +4,11 @@ import { commonCodec } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
 import { readInput, readTranscript } from "../input.js";
 import type { Io } from "../io.js";
+import { lossJson, reportSettings } from "../losses.js";
 import { printWarnings, writeOutput } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
 import { withFile } from "../report.js";
+import { inputJson, printResult, requireFileOutput } from "../result.js";
 
 export async function exportCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
@@ -15,7 +17,17 @@ export async function exportCommand(io: Io, { values, positionals }: Parsed): Pr
   const copy = sliceForCopy(transcript, range);
   // The writer's errors (a document too deep to print, say) name the input they come from.
   const text = withFile(input.file, () => commonCodec.serialize(commonCodec.fromCommon(copy)));
-  await writeOutput(io, text, stringOption(values, "output"), values.force === true);
-  await printWarnings(io, warnings);
+  const settings = reportSettings(values);
+  const output = stringOption(values, "output");
+  if (settings.json) requireFileOutput(output, "export");
+  await writeOutput(io, text, output, values.force === true, settings);
+  await printWarnings(io, warnings, settings);
+  if (settings.json)
+    await printResult(io, {
+      command: "export",
+      input: inputJson(input, transcript.meta.id),
+      outputs: [{ harness: "common", path: output as string, sessionId: copy.meta.id }],
+      losses: warnings.map(lossJson),
+    });
   return 0;
 }

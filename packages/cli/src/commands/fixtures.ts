@@ -8,7 +8,10 @@ import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { integerOption, type Parsed, requireOption } from "../args.js";
 import { findHarness } from "../harnesses.js";
-import { type Io, write } from "../io.js";
+import type { Io } from "../io.js";
+import { reportSettings } from "../losses.js";
+import { note } from "../output.js";
+import { printResult } from "../result.js";
 
 /** The native texts for a seed, the same on every machine and run. */
 export function fixtureTexts(harnessName: string, count: number, seed: number): string[] {
@@ -36,17 +39,27 @@ export async function fixturesCommand(io: Io, { values }: Parsed): Promise<numbe
       hint: "use an integer from -2147483648 to 2147483647",
     });
   }
-  const out = path.resolve(io.cwd, requireOption(values, "out", "fixtures"));
+  const settings = reportSettings(values);
+  const out = path.resolve(io.cwd, requireOption(values, "out-dir", "fixtures"));
   const texts = fixtureTexts(harness.id, count, seed);
   await fs.mkdir(out, { recursive: true });
   const width = String(count).length;
+  const written: string[] = [];
   for (const [index, text] of texts.entries()) {
     const name = `${harness.id}-${seed}-${String(index + 1).padStart(width, "0")}${harness.extension}`;
     await writeFileAtomic(path.join(out, name), text, { overwrite: values.force === true });
+    written.push(path.join(out, name));
   }
-  await write(
-    io.stderr,
-    `txcript: wrote ${count} ${harness.id} fixture${count === 1 ? "" : "s"} (seed ${seed}) to ${out}\n`,
+  await note(
+    io,
+    settings,
+    `wrote ${count} ${harness.id} fixture${count === 1 ? "" : "s"} (seed ${seed}) to ${out}`,
   );
+  if (settings.json)
+    await printResult(io, {
+      command: "fixtures",
+      outputs: written.map((file) => ({ harness: harness.id, path: file })),
+      losses: [],
+    });
   return 0;
 }

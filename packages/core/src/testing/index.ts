@@ -6,12 +6,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { oddShapesArbitrary, transcriptArbitrary } from "../arbitraries/index.js";
 import type { Codec, ConversionOptions, Warning } from "../codec.js";
-import type { AnyHarness } from "../harness.js";
 import { TxcriptError } from "../errors.js";
+import type { AnyHarness } from "../harness.js";
 import type { Transcript } from "../model.js";
-import { signature } from "./signature.js";
+import { signature } from "../signature.js";
 
-export { type SignatureEntry, signature } from "./signature.js";
+export { type SignatureEntry, signature } from "../signature.js";
 
 /** Generated cases per property: TXCRIPT_LAW_RUNS, else 1000 (the CI budget). */
 export function lawRuns(fallback = 1000): number {
@@ -279,13 +279,19 @@ export function harnessesUnderTest(harnesses: readonly AnyHarness[]): HarnessUnd
  */
 export function describeCrossHarnessLaws(
   harnesses: HarnessUnderTest[],
-  options: { numRuns?: number; arbitrary?: fc.Arbitrary<Transcript> } = {},
+  options: {
+    numRuns?: number;
+    arbitrary?: fc.Arbitrary<Transcript>;
+    /** Only the ordered pairs this accepts (default: every pair). */
+    pairs?: (from: HarnessUnderTest, to: HarnessUnderTest) => boolean;
+  } = {},
 ): void {
   const arbitrary = options.arbitrary ?? transcriptArbitrary();
   const parameters = lawParameters(options.numRuns ?? lawRuns());
   for (const from of harnesses) {
     for (const to of harnesses) {
       if (from === to) continue;
+      if (options.pairs !== undefined && !options.pairs(from, to)) continue;
       describe(`cross-harness: ${from.label ?? from.codec.id} → ${to.label ?? to.codec.id}`, () => {
         it("keeps the conversation signature", () => {
           fc.assert(

@@ -1,16 +1,17 @@
 // The conversation signature the cross-harness law compares: blocks in
 // order, call → result pairing by position (ids may be rewritten), texts,
 // tool names and inputs. Timestamps, usage and ids are left out on purpose.
-import type { Json } from "../json.js";
-import type { Transcript } from "../model.js";
-import { toCanonical } from "../tools.js";
+import type { Json } from "./json.js";
+import type { Transcript } from "./model.js";
+import { toCanonical } from "./tools.js";
 
 export type SignatureEntry =
   | { role: string; type: "text"; text: string }
   | { role: string; type: "thinking"; text: string }
   | { role: string; type: "tool_use"; call: number; name: string; input: Json }
   | { role: string; type: "tool_result"; call: number; content: Json; isError: boolean }
-  | { role: string; type: "image"; mediaType: string; data: string };
+  | { role: string; type: "image"; mediaType: string; data: string }
+  | { role: string; type: "compaction"; summary: string };
 
 export function signature(transcript: Transcript): SignatureEntry[] {
   const calls = new Map<string, number>();
@@ -48,6 +49,9 @@ export function signature(transcript: Transcript): SignatureEntry[] {
             mediaType: block.source.mediaType,
             data: block.source.data,
           });
+          break;
+        case "compaction":
+          entries.push({ role, type: "compaction", summary: block.summary });
           break;
       }
     }
