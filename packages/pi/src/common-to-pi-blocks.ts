@@ -7,6 +7,7 @@ import {
   type ConversionOptions,
   isJsonObject,
   type Json,
+  type JsonObject,
   type Message,
   ownValue,
   stringifyJson,
@@ -14,7 +15,7 @@ import {
 } from "@txcript/core";
 import { piLoss } from "./pi-losses.js";
 import { harness } from "./pi-schema.js";
-import { commonToolToPi } from "./pi-tools.js";
+import { commonToolToPi, piToolToCommon } from "./pi-tools.js";
 
 const stopReasons: Readonly<Record<string, string>> = {
   end_turn: "stop",
@@ -31,7 +32,10 @@ export function writeStopReason(message: Message, options: ConversionOptions | u
     warn(options, piLoss.stopReason, "an assistant message without a stop reason got one");
     return message.content.some((block) => block.type === "tool_use") ? "toolUse" : "stop";
   }
-  return Object.hasOwn(stopReasons, stopReason) ? (stopReasons[stopReason] as string) : stopReason;
+  if (Object.hasOwn(stopReasons, stopReason)) return stopReasons[stopReason] as string;
+  if (stopReason === "stop" || stopReason === "length" || stopReason === "toolUse")
+    warn(options, piLoss.stopReason, `stop reason ${stopReason} reads back canonical`);
+  return stopReason;
 }
 
 /** pi's usage record: token counts, their sum, and the cost (only its total is known). */
@@ -120,6 +124,8 @@ export function assistantBlockToPi(block: Block, options: ConversionOptions | un
       return thinkingToPi(block, options);
     case "tool_use": {
       const { name, input } = commonToolToPi(block.tool);
+      if (block.tool.name === "Raw" && piToolToCommon(name, input).name !== "Raw")
+        warn(options, piLoss.rawToolTyped, `a raw ${name} call reads back as a canonical tool`);
       return { type: "toolCall", id: block.id, name, arguments: input };
     }
     case "image":
@@ -146,7 +152,11 @@ function isPiResultBlock(item: Json): boolean {
 /** A tool result's content as pi's list of text and image blocks. */
 export function resultContentToPi(content: Json, options: ConversionOptions | undefined): Json {
   if (typeof content === "string") return [{ type: "text", text: content }];
-  if (Array.isArray(content) && content.every(isPiResultBlock)) return content;
+  if (Array.isArray(content) && content.every(isPiResultBlock)) {
+    if (content.length === 1 && ownValue(content[0] as JsonObject, "type") === "text")
+      warn(options, piLoss.jsonToolOutput, "a list of one text block reads back as its text");
+    return content;
+  }
   warn(options, piLoss.jsonToolOutput, "structured tool output became its JSON text");
   return [{ type: "text", text: stringifyJson(content, undefined, harness) }];
 }

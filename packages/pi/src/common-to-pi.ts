@@ -10,7 +10,7 @@ import {
   type Message,
   stringifyJson,
   type Transcript,
-  uuidV5,
+  toCanonical,
   uuidV5In,
   warn,
 } from "@txcript/core";
@@ -24,6 +24,7 @@ import {
   writeUsage,
 } from "./common-to-pi-blocks.js";
 import { piLoss } from "./pi-losses.js";
+import { piNamespace, piSessionId } from "./pi-paths.js";
 import { currentVersion, harness, type PiLine, type PiSession, writtenLine } from "./pi-schema.js";
 import { lineageType } from "./pi-to-common.js";
 import { commonToolToPi } from "./pi-tools.js";
@@ -31,16 +32,6 @@ import { commonToolToPi } from "./pi-tools.js";
 export interface PiWriteOptions extends ConversionOptions {
   /** The header's cwd instead of the transcript's (continue writes the directory pi will run in). */
   cwd?: string;
-}
-
-/** Namespace of every UUID and entry id this package derives (v5), fixed forever. */
-export const piNamespace = "0b6f3a52-4c1e-5d8a-9f27-6e4d1c3b2a19";
-
-const safeId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-
-/** The pi session id for a session id of any harness: kept when pi can use it as a name, else a UUID v5. */
-export function piSessionId(foreignId: string): string {
-  return safeId.test(foreignId) ? foreignId : uuidV5(`session:${foreignId}`, piNamespace);
 }
 
 function print(value: object): string {
@@ -123,8 +114,10 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
   if (message.model !== undefined || message.stopReason !== undefined || message.usage !== undefined)
     warn(options, piLoss.userMessageFields, "dropped model fields of a user message");
   let run: Json[] | undefined;
-  let pieces = 0;
-  const startedOnResult = message.content[0]?.type === "tool_result" && writer.lastWasResult;
+  // How many messages the entries read back as (consecutive results are one), and whether the context survives.
+  let groups = 0;
+  let contextLost = false;
+  const mergesWithPrevious = message.content[0]?.type === "tool_result" && writer.lastWasResult;
   for (const block of message.content) {
     switch (block.type) {
       case "text":
@@ -135,7 +128,7 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
         break;
       case "tool_use": {
         warn(options, piLoss.userToolUse, "a tool call on a user message became text");
-        const { name, input } = commonToolToPi(block.tool);
+        const { name, input } = toCanonical(block.tool);
         (run ??= []).push({ type: "text", text: `[tool call ${name} ${stringifyJson(input, undefined, harness)}]` });
         break;
       }
@@ -145,22 +138,23 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
       case "tool_result":
       case "compaction":
         if (run !== undefined) {
-          pieces += 1;
+          groups += 1;
           yield userRun(writer, message, run);
           run = undefined;
         }
-        pieces += 1;
+        if (block.type === "compaction" || !writer.lastWasResult) groups += 1;
+        if (message.context !== undefined) contextLost = true;
         yield block.type === "tool_result"
           ? resultEntry(writer, block, message.timestamp)
           : compactionEntry(writer, block, message.timestamp);
         break;
     }
   }
-  if (run !== undefined || pieces === 0) {
-    pieces += 1;
+  if (run !== undefined || message.content.length === 0) {
+    groups += 1;
     yield userRun(writer, message, run ?? []);
   }
-  if (pieces > 1 || startedOnResult)
+  if (groups !== 1 || mergesWithPrevious || contextLost)
     warn(options, piLoss.messageShape, "a message was regrouped the way pi stores it");
 }
 
@@ -192,6 +186,9 @@ function* assistantEntries(writer: Writer, message: Message): Generator<string> 
   });
   if (after.some((block) => block.type === "tool_result"))
     warn(options, piLoss.resultOnAssistant, "moved tool results after the assistant message");
+  if (after.some((block) => block.type === "compaction"))
+    warn(options, piLoss.messageShape, "moved a compaction after the assistant message");
+  if (message.model === "") warn(options, piLoss.emptyModel, "an empty model name reads back as none");
   for (const block of after)
     yield block.type === "tool_result"
       ? resultEntry(writer, block, message.timestamp)
@@ -217,8 +214,8 @@ export function* commonToPiLines(transcript: Transcript, options?: PiWriteOption
   if (sessionId !== meta.id) warn(options, piLoss.foreignSessionId, `session id ${meta.id} became ${sessionId}`);
   if (meta.gitBranch !== undefined || meta.cliVersion !== undefined)
     warn(options, piLoss.metaFields, "the git branch and CLI version are not written");
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
-    warn(options, piLoss.subagents, "subagent conversations are not written", undefined, transcript.subagents.length);
+  if (transcript.subagents !== undefined)
+    warn(options, piLoss.subagents, "subagent conversations are not written", undefined, Math.max(1, transcript.subagents.length));
   const cwd = options?.cwd ?? meta.cwd;
   yield print({ type: "session", version: currentVersion, id: sessionId, timestamp: meta.timestamp, cwd });
 
@@ -235,8 +232,9 @@ export function* commonToPiLines(transcript: Transcript, options?: PiWriteOption
     }
   };
   const writer: Writer = { options, entryId, parent: null, toolNames: toolNamesOf(transcript), lastWasResult: false };
-  const firstModel = messages.find((message) => message.role === "assistant" && message.model !== undefined && message.model !== "")?.model;
-  const modelId = meta.model !== undefined && meta.model !== "" ? meta.model : (firstModel ?? "");
+  // The session model only: pi itself takes the model to resume with from the last assistant message.
+  const modelId = meta.model ?? "";
+  if (meta.model === "") warn(options, piLoss.emptyModel, "an empty model name reads back as none");
   const thinks = messages.some((message) => message.content.some((block) => block.type === "thinking"));
   yield entry(writer, "model_change", meta.timestamp, { provider: guessProvider(modelId), modelId });
   yield entry(writer, "thinking_level_change", meta.timestamp, { thinkingLevel: thinks ? "medium" : "off" });

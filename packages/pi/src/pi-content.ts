@@ -129,7 +129,8 @@ export function readAssistantBlock(
       const name = stringAt(block, "name");
       if (id === undefined || id === "" || name === undefined)
         return unknownBlock(options, "a tool call without id or name");
-      return { type: "tool_use", id, tool: piToolToCommon(name, ownValue(block, "arguments") ?? {}) };
+      const input = ownValue(block, "arguments");
+      return { type: "tool_use", id, tool: piToolToCommon(name, input === undefined ? {} : input) };
     }
     default:
       return unknownBlock(options, typeName(block));

@@ -107,6 +107,12 @@ export const piLoss = {
     "unsupported",
     "Subagent conversations are not written: pi sessions have none.",
   ),
+  emptyModel: loss("pi.empty-model", "degraded", "An empty model name reads back as no model."),
+  rawToolTyped: loss(
+    "pi.raw-tool-typed",
+    "degraded",
+    "A raw tool call named and shaped like one of pi's built-in tools (read, write, edit, bash) reads back as its canonical tool.",
+  ),
   usageFilled: loss(
     "pi.usage-filled",
     "other",
@@ -120,7 +126,7 @@ export const piLoss = {
   stopReason: loss(
     "pi.stop-reason",
     "degraded",
-    "An assistant message without a stop reason gets toolUse or stop; stop_sequence is written as pi's stop.",
+    "An assistant message without a stop reason gets toolUse or stop; a stop reason spelled as pi spells them (stop, length, toolUse) reads back canonical.",
   ),
   userToolUse: loss(
     "pi.user-tool-use",

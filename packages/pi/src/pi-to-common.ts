@@ -79,6 +79,8 @@ interface Reader {
   results: Message | undefined;
   clock: string;
   firstModel: string | undefined;
+  /** Whether a model_change entry was on the path (its model, even none, is the session's). */
+  modelChanged: boolean;
   lineage: Lineage | undefined;
 }
 
@@ -242,7 +244,8 @@ function readEntry(reader: Reader, entry: JsonObject): void {
       );
       return;
     case "model_change":
-      reader.firstModel ??= nonEmpty(stringAt(entry, "modelId"));
+      if (!reader.modelChanged) reader.firstModel = nonEmpty(stringAt(entry, "modelId"));
+      reader.modelChanged = true;
       warn(options, piLoss.settingsEntry, "a model change is not kept");
       return;
     case "thinking_level_change":
@@ -291,6 +294,7 @@ export function piToCommon(session: PiSession, options?: PiReadOptions): Transcr
     results: undefined,
     clock: headerTime ?? epoch,
     firstModel: undefined,
+    modelChanged: false,
     lineage: undefined,
   };
   for (const entry of tree.path) readEntry(reader, entry);
@@ -304,10 +308,12 @@ export function piToCommon(session: PiSession, options?: PiReadOptions): Transcr
   if (cwd !== undefined) meta.cwd = cwd;
   const title = readTitle(tree.entries);
   if (title !== undefined) meta.title = title;
+  const headerModel = header === undefined ? undefined : nonEmpty(stringAt(header, "modelId"));
   const model =
-    (header === undefined ? undefined : nonEmpty(stringAt(header, "modelId"))) ??
-    reader.firstModel ??
-    reader.messages.find((message) => message.role === "assistant" && message.model !== undefined)?.model;
+    headerModel ??
+    (reader.modelChanged
+      ? reader.firstModel
+      : reader.messages.find((message) => message.role === "assistant" && message.model !== undefined)?.model);
   if (model !== undefined) meta.model = model;
   if (reader.lineage !== undefined) meta.lineage = reader.lineage;
   return { meta, messages: reader.messages };
