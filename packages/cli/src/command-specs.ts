@@ -162,10 +162,13 @@ export const commandSpecs: CommandSpec[] = [
   {
     name: "continue",
     summary: "copy a session into another harness and resume it there",
-    usage: "txcript continue <ref>[#range] --with H [--no-resume] [--store DIR] [--force] [--json]",
+    usage:
+      "txcript continue <ref>[#range] --with H [--full] [--no-resume] [--store DIR] [--force] [--json]",
     details: [
       "Writes a copy of the session into H's store and launches H's resume command",
       "in the session's directory (the current one when that does not exist here).",
+      "A compacted session continues from its last compaction (the summary and what",
+      "follows, as the source agent itself would send it); --full replays everything.",
       "The written session is read back through the target's own codec and compared",
       "with the conversation first; on a mismatch it is removed and nothing launches.",
       "The source is never modified. TXCRIPT_<HARNESS>_RESUME_CMD overrides the",
@@ -183,6 +186,10 @@ export const commandSpecs: CommandSpec[] = [
       },
       { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
       { name: "no-resume", description: "only write the session; do not launch anything" },
+      {
+        name: "full",
+        description: "replay the whole history, not just what follows the last compaction",
+      },
       {
         name: "store",
         value: "DIR",

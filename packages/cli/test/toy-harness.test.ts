@@ -266,6 +266,64 @@ describe("a harness defined only in a test", () => {
     expect(JSON.parse(exported.stdout).meta.id).toBe(id);
   });
 
+  it("continues from the last compaction by default, and replays everything with --full", async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const text = (role: "user" | "assistant", value: string) => ({
+      role,
+      timestamp: at,
+      content: [{ type: "text", text: value }],
+    });
+    const file = path.join(root, "compacted.common.json");
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        format: "txcript.common/v2",
+        meta: { id: "compacted", timestamp: at },
+        messages: [
+          text("user", "old question"),
+          text("assistant", "old answer"),
+          {
+            role: "user",
+            timestamp: at,
+            content: [{ type: "compaction", summary: "we talked", trigger: "auto" }],
+          },
+          text("user", "first after"),
+          {
+            role: "user",
+            timestamp: at,
+            content: [{ type: "compaction", summary: "again", trigger: "manual" }],
+          },
+          text("user", "new question"),
+          text("assistant", "new answer"),
+        ],
+      }),
+    );
+    const texts = async (args: string[]) => {
+      const result = await run(
+        "continue",
+        file,
+        "--with",
+        "toy",
+        "--no-resume",
+        "--json",
+        "--force",
+        ...args,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const id = JSON.parse(result.stdout).outputs[0].sessionId as string;
+      const exported = JSON.parse((await run("export", id)).stdout) as Transcript;
+      return exported.messages.map((message) => (message.content[0] as { text: string }).text);
+    };
+    expect(await texts([])).toEqual(["new question", "new answer"]);
+    expect(await texts(["--full"])).toEqual([
+      "old question",
+      "old answer",
+      "first after",
+      "new question",
+      "new answer",
+    ]);
+  });
+
   it("read-back catches a writer that loses a message and leaves nothing behind (exit 70)", async () => {
     const broken = await run("continue", amp, "--with", "brokentoy", "--no-resume");
     expect(broken.code).toBe(70);

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { TxcriptError, WarningCollector } from "@txcript/core";
+import { fromLastCompaction, TxcriptError, WarningCollector } from "@txcript/core";
 import { type Parsed, requireOption, stringOption } from "../args.js";
 import { findHarness, type Harness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
@@ -50,7 +50,19 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const { transcript, warnings: readWarnings } = readTranscript(input);
   const collector = new WarningCollector();
   for (const warning of readWarnings) collector.add(warning);
-  const sliced = sliceForCopy(transcript, range);
+  const ranged = sliceForCopy(transcript, range);
+  // Start where the source agent itself would: from its last compaction (the
+  // summary and what follows), unless --full or a range says otherwise.
+  const sliced = range === undefined && values.full !== true ? fromLastCompaction(ranged) : ranged;
+  const skipped = ranged.messages.length - sliced.messages.length;
+  if (skipped > 0)
+    await note(
+      io,
+      settings,
+      `starting from the last compaction, as ${input.harness.id} would: ${skipped} earlier message${skipped === 1 ? "" : "s"} left out (--full replays everything)`,
+    );
+  else if (values.full === true)
+    await note(io, settings, `replaying all ${ranged.messages.length} messages (--full)`);
   // The harness resumes by looking in the directory it runs in, so the copy
   // is written for the directory it will be launched in: the recorded one
   // when it exists here, else the current one.
