@@ -1,0 +1,25 @@
+// Codex as a harness: rollout JSONL (every era read, the legacy line format
+// written), the $CODEX_HOME sessions store, a writer that streams line by
+// line, and `codex resume <id>` run in the session's cwd.
+import type { HarnessDefinition } from "@txcript/core";
+import { codexCodec } from "./codex-codec.js";
+import { codexResumeCommand } from "./codex-paths.js";
+import { codexProject } from "./codex-project.js";
+import type { CodexRollout } from "./codex-schema.js";
+import { CodexStore } from "./codex-store.js";
+import { commonToCodexLines } from "./common-to-codex.js";
+
+export const codexHarness: HarnessDefinition<CodexRollout> = {
+  id: "codex",
+  displayName: "Codex rollout",
+  aliases: ["codex-cli", "openai-codex"],
+  codec: codexCodec,
+  extension: ".jsonl",
+  project: (transcript) => codexProject(transcript),
+  *serializeChunks(transcript, options) {
+    for (const line of commonToCodexLines(transcript, options)) yield `${line}\n`;
+  },
+  store: (environment, root) =>
+    new CodexStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => codexResumeCommand(id),
+};

@@ -1,0 +1,187 @@
+// The native body of a Codex rollout: its lines, each kept as the exact text
+// Codex wrote beside the JSON value parsed from it (a line that is not JSON
+// is kept as text, as Codex itself skips it), so serialize(parse(s)) === s
+// byte for byte. The older whole-document `{session, items}` rollouts are
+// kept as their text and value. Mapping to Common is codex-to-common.ts.
+import {
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  ownValue,
+  parseJson,
+  quote,
+  TxcriptError,
+} from "@txcript/core";
+
+export const harness = "codex";
+
+/** One line: the text as written, its JSON object (absent for a blank or non-JSON line). */
+export interface CodexLine {
+  readonly text: string;
+  readonly value?: JsonObject;
+  /** True when the line holds text that is not a JSON object (Codex skips such lines). */
+  readonly invalid?: boolean;
+}
+
+/** A JSON-lines rollout (every era from the 2025 bare header on). */
+export interface CodexLinesRollout {
+  readonly kind: "lines";
+  readonly lines: readonly CodexLine[];
+  readonly trailingNewline: boolean;
+  /**
+   * A thread name for the store's `session_index.jsonl`, when fromCommon had
+   * a title: not part of the rollout text (Codex keeps names outside it).
+   */
+  readonly title?: string;
+}
+
+/** A pre-2025 `.json` rollout: one document `{session: {...}, items: [...]}`. */
+export interface CodexDocumentRollout {
+  readonly kind: "document";
+  readonly text: string;
+  readonly value: JsonObject;
+}
+
+export type CodexRollout = CodexLinesRollout | CodexDocumentRollout;
+
+/** The envelope line types of 0.1x–0.171 rollouts (`{timestamp, type, payload}`). */
+export function isEnvelope(value: JsonObject): boolean {
+  return typeof ownValue(value, "type") === "string" && isJsonObject(ownValue(value, "payload"));
+}
+
+/** The pre-envelope header `{id, timestamp, instructions?, git?}` (no `type`). */
+export function isBareHeader(value: JsonObject): boolean {
+  return (
+    ownValue(value, "type") === undefined &&
+    ownValue(value, "record_type") === undefined &&
+    typeof ownValue(value, "id") === "string" &&
+    typeof ownValue(value, "timestamp") === "string"
+  );
+}
+
+function isSessionMetaLine(value: JsonObject): boolean {
+  return ownValue(value, "type") === "session_meta" && isJsonObject(ownValue(value, "payload"));
+}
+
+function isDocumentRollout(value: Json): value is JsonObject {
+  return (
+    isJsonObject(value) &&
+    isJsonObject(ownValue(value, "session")) &&
+    Array.isArray(ownValue(value, "items"))
+  );
+}
+
+/**
+ * A line fromCommon wrote: its text, and the value parsed from that text only
+ * when asked, so a long written session is held once, as text.
+ */
+export function writtenLine(text: string): CodexLine {
+  let parsed: JsonObject | undefined;
+  return {
+    text,
+    get value(): JsonObject {
+      parsed ??= parseJson(text, { harness }) as JsonObject;
+      return parsed;
+    },
+  };
+}
+
+function parseDocument(text: string, file: { file?: string }): CodexDocumentRollout | undefined {
+  const start = text.trimStart();
+  if (!start.startsWith("{")) return undefined;
+  // A one-line JSONL rollout is also one JSON object: only `{session, items}` is a document.
+  if (!/^\{\s*"(session|items)"\s*:/.test(start)) return undefined;
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  if (!isDocumentRollout(value)) return undefined;
+  // Parse again through core for its error mapping (depth) — JSON.parse succeeded above.
+  return { kind: "document", text, value: parseJson(text, { harness, ...file }) as JsonObject };
+}
+
+/**
+ * Split rollout text into lines. The first JSON object must be a
+ * `session_meta` line or a pre-envelope header, as Codex requires; later
+ * lines that are not JSON objects are kept verbatim and skipped on reading.
+ */
+export function parseRollout(text: string, options: { file?: string } = {}): CodexRollout {
+  const file = options.file === undefined ? {} : { file: options.file };
+  const document = parseDocument(text, file);
+  if (document) return document;
+  const trailingNewline = text.endsWith("\n");
+  const body = trailingNewline ? text.slice(0, -1) : text;
+  const lines: CodexLine[] = [];
+  let sawHead = false;
+  let start = 0;
+  let number = 0;
+  while (start <= body.length && text !== "") {
+    const end = body.indexOf("\n", start);
+    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
+    number += 1;
+    if (lineText.trim() === "") lines.push({ text: lineText });
+    else if (!sawHead) {
+      const value = parseJson(lineText, { harness, ...file, line: number });
+      if (!isJsonObject(value) || !(isSessionMetaLine(value) || isBareHeader(value))) {
+        throw new TxcriptError("INVALID_DOCUMENT", "a rollout must start with session metadata", {
+          harness,
+          location: { ...file, line: number },
+          hint: `expected {"timestamp":…,"type":"session_meta","payload":{…}}, got ${quote(lineText, 80)}`,
+        });
+      }
+      sawHead = true;
+      lines.push({ text: lineText, value });
+    } else {
+      let value: Json | undefined;
+      try {
+        value = JSON.parse(lineText) as Json;
+      } catch {
+        value = undefined;
+      }
+      // Through core again only when JSON.parse succeeded, so depth errors stay TxcriptError.
+      if (value !== undefined) value = parseJson(lineText, { harness, ...file, line: number });
+      lines.push(
+        isJsonObject(value) ? { text: lineText, value } : { text: lineText, invalid: true },
+      );
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  if (!sawHead) {
+    throw new TxcriptError("INVALID_DOCUMENT", "the rollout is empty", {
+      harness,
+      ...(options.file === undefined ? {} : { location: { file: options.file } }),
+      hint: "a rollout starts with a session_meta line",
+    });
+  }
+  return { kind: "lines", lines, trailingNewline };
+}
+
+export function serializeRollout(rollout: CodexRollout): string {
+  if (rollout.kind === "document") return rollout.text;
+  const text = rollout.lines.map((line) => line.text).join("\n");
+  return rollout.trailingNewline ? `${text}\n` : text;
+}
+
+/** The string at `key`, read as an own property. */
+export function stringAt(object: JsonObject, key: string): string | undefined {
+  const value = ownValue(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
+export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
+  const value = ownValue(object, key);
+  return isJsonObject(value) ? value : undefined;
+}
+
+export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
+  const value = ownValue(object, key);
+  return Array.isArray(value) ? value : undefined;
+}
+
+export function numberAt(object: JsonObject, key: string): number | undefined {
+  const value = ownValue(object, key);
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
