@@ -8,7 +8,7 @@ function loss(code: string, kind: Loss["kind"], description: string): Loss {
   return { code, kind, description };
 }
 
-export const ampLossList = {
+export const ampLoss = {
   // Reading (native → Common): kept in the native body, not carried into Common.
   runDetails: loss(
     "amp.run-details",
@@ -50,10 +50,30 @@ export const ampLossList = {
     "degraded",
     "a meta.sentAt or usage.timestamp that is not a valid time is ignored; the message inherits the last seen timestamp",
   ),
-  shellSpelling: loss(
-    "amp.shell-spelling",
-    "other",
-    "modern shell_command calls read as Bash and are written back in the legacy Bash {cmd, cwd} spelling (pass era: modern to ampToolFromCommon for the other)",
+  plainContent: loss(
+    "amp.unmodeled-content",
+    "unsupported",
+    "a message whose content is neither an array of blocks nor a string carries no blocks into Common",
+  ),
+  assistantState: loss(
+    "amp.assistant-state",
+    "degraded",
+    "an assistant state other than complete, cancelled and error (streaming, an unknown or missing type) has no Common stop reason",
+  ),
+  incompleteUsage: loss(
+    "amp.incomplete-usage",
+    "degraded",
+    "usage without both inputTokens and outputTokens as non-negative integers carries no token counts into Common (its model and time still do)",
+  ),
+  inexactCacheCount: loss(
+    "amp.inexact-cache-count",
+    "degraded",
+    "a cache token count that is not a non-negative integer reads as 0",
+  ),
+  userUsage: loss(
+    "amp.user-usage",
+    "unsupported",
+    "usage (token counts, model, time) recorded on a user message is not carried into Common",
   ),
   inexactNumber: loss(
     "amp.inexact-number",
@@ -69,7 +89,7 @@ export const ampLossList = {
   metaModel: loss(
     "amp.meta-model",
     "degraded",
-    "Meta.model has no slot of its own: Amp's thread model is the first assistant turn's usage.model",
+    "Meta.model has no slot of its own: Amp's thread model is the first assistant turn's usage.model (absent when no turn names one)",
   ),
   inheritedTimestamp: loss(
     "amp.inherited-timestamp",
@@ -94,13 +114,33 @@ export const ampLossList = {
   toolSpelling: loss(
     "amp.tool-spelling",
     "degraded",
-    "a typed tool Amp has no exact spelling for (MultiEdit, LS, WebSearch, Command, Bash with a timeout, Read with only an offset, …) is written under its canonical name and reads back as a Raw tool",
+    "a typed tool Amp has no exact spelling for (MultiEdit, LS, WebSearch, Command, Bash with a timeout, Read with only an offset, …) is written under its canonical name and reads back as a Raw tool; a Raw call that is itself an Amp spelling reads back typed",
   ),
   illFormedText: loss(
     "amp.ill-formed-cwd",
     "degraded",
     "a working directory with lone UTF-16 surrogates is written (percent-encoded as UTF-8) with U+FFFD in their place",
   ),
+  context: loss(
+    "amp.context",
+    "degraded",
+    "a context message (system prompt, developer instructions, injected context) is written as an ordinary prompt: Amp has no mark for it",
+  ),
+  compaction: loss(
+    "amp.compaction",
+    "degraded",
+    "a compaction marker is written as a prompt holding its summary text; its trigger, token count and replacement history have no Amp slot",
+  ),
+  subagents: loss(
+    "amp.subagents",
+    "unsupported",
+    "subagent conversations are not written: a thread records only the Task call and its final result",
+  ),
+  usageExtras: loss(
+    "amp.usage-extras",
+    "unsupported",
+    "reasoning output tokens and cost (Usage.reasoningOutputTokens, Usage.costUsd) have no slot in Amp's usage",
+  ),
 } as const satisfies Record<string, Loss>;
 
-export const ampLosses: readonly Loss[] = Object.values(ampLossList);
+export const ampLosses: readonly Loss[] = Object.values(ampLoss);

@@ -185,3 +185,10 @@ export function looksLikeAmpThread(text: string): boolean {
     /^\s*\{/.test(head) && /"v"\s*:\s*\d/.test(head) && /"(?:messages|created)"\s*:/.test(text)
   );
 }
+
+/**
+ * The top-level key txcript writes a converted thread's lineage under
+ * (`{harness, id, txcriptVersion, convertedAt}`): Amp keeps top-level keys
+ * it does not know, and this one says where the thread came from.
+ */
+export const lineageKey = "txcriptLineage";

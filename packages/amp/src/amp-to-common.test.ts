@@ -160,7 +160,19 @@ describe("ampCodec.toCommon", () => {
       ["no", true],
       ["tool run cancelled", true],
     ]);
-    expect(warnings.find((warning) => warning.code === "amp.status-collapsed")?.count).toBe(2);
+    // One report line per kind, never "2 × a rejected-by-user run" when one was cancelled.
+    expect(
+      warnings
+        .filter((warning) => warning.code === "amp.status-collapsed")
+        .map((warning) => [warning.message, warning.count, warning.path]),
+    ).toEqual([
+      [
+        'a "rejected-by-user" tool run became an error result',
+        1,
+        "$.messages[0].content[5].run.status",
+      ],
+      ['a "cancelled" tool run became an error result', 1, "$.messages[0].content[6].run.status"],
+    ]);
   });
   it("skips unmodeled blocks and roles and malformed tool blocks, counting them", () => {
     const warnings: Warning[] = [];
@@ -191,10 +203,15 @@ describe("ampCodec.toCommon", () => {
         timestamp: "2026-01-12T00:36:24.664Z",
       },
     ]);
-    expect(warnings.find((warning) => warning.code === "amp.unmodeled-block")).toMatchObject({
-      count: 5,
-      path: "$.messages[1].content[0]",
-    });
+    const unmodeled = warnings.filter((warning) => warning.code === "amp.unmodeled-block");
+    expect(unmodeled.map((warning) => [warning.count, warning.path])).toEqual([
+      [1, "$.messages[1].content[0]"],
+      [1, "$.messages[1].content[1]"],
+      [1, "$.messages[1].content[2]"],
+      [1, "$.messages[1].content[3]"],
+      [1, "$.messages[1].content[4]"],
+    ]);
+    expect(new Set(unmodeled.map((warning) => warning.message)).size).toBe(5);
     expect(warnings.find((warning) => warning.code === "amp.unmodeled-role")?.count).toBe(1);
   });
   it("reads usage, model and the thread model from the first assistant with one", () => {

@@ -1,99 +1,42 @@
 // Amp thread document → Common transcript, per the mapping in
 // docs/formats/amp.md: messages 1:1 in array order, sparse timestamps
-// inherited, tool names through Amp's tool dialect. Reads input objects only
-// through own properties; what Common cannot hold is reported, never thrown.
+// inherited, tool names through Amp's tool dialect (amp-read-blocks.ts),
+// txcript's lineage key carried. Reads input objects only through own
+// properties; what Common cannot hold is reported, never thrown.
 import {
   type Block,
   type ConversionOptions,
-  isJsonObject,
+  isCanonicalTimestamp,
   type Json,
   type JsonObject,
   jsonPath,
-  type Loss,
+  type Lineage,
   type Message,
   type Meta,
   ownValue,
   quote,
+  readTimestamp,
   type Transcript,
   TxcriptError,
   type Usage,
   warn,
 } from "@txcript/core";
-import { ampLossList as losses } from "./amp-losses.js";
-import type { AmpThread } from "./amp-schema.js";
-import { isoTime } from "./amp-time.js";
-import { ampToolToCommon } from "./amp-tools.js";
+import {
+  countOthers,
+  describeValue,
+  isCount,
+  LossTally,
+  objectAt,
+  type Site,
+  stringAt,
+  threadSite,
+} from "./amp-loss-tally.js";
+import { ampLoss as losses } from "./amp-losses.js";
+import { readBlock } from "./amp-read-blocks.js";
+import { type AmpThread, lineageKey } from "./amp-schema.js";
 import { pathFromFileUri } from "./amp-uri.js";
 
 type Path = (string | number)[];
-
-/**
- * Where a loss occurred: `messages[message].content[block]` then `suffix`
- * (an index of -1 leaves its part out). Passed as numbers, not as a path
- * array, because only the first occurrence of each code keeps its path: a
- * path built per block would be garbage for every other block.
- */
-interface Site {
-  message: number;
-  block: number;
-}
-
-const threadSite: Site = { message: -1, block: -1 };
-
-/** Counts losses while reading and reports each code once, with its first path. */
-class LossTally {
-  readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
-  add(loss: Loss, message: string, site: Site, count = 1, suffix?: readonly string[]): void {
-    if (count <= 0) return;
-    const known = this.#seen.get(loss.code);
-    if (known) {
-      known.count += count;
-      return;
-    }
-    const path: Path = [];
-    if (site.message >= 0) path.push("messages", site.message);
-    if (site.block >= 0) path.push("content", site.block);
-    if (suffix !== undefined) path.push(...suffix);
-    this.#seen.set(loss.code, { loss, message, path: jsonPath(path), count });
-  }
-  flush(options: ConversionOptions | undefined): void {
-    for (const { loss, message, path, count } of this.#seen.values())
-      warn(options, loss, message, path, count);
-  }
-}
-
-/**
- * An input value as a loss message shows it: a string cut by core's
- * `quote`, a container by its kind only. Never serialized: a value nested
- * 100,000 deep would overflow the stack, and a long one would flood the report.
- */
-function describeValue(value: Json | undefined): string {
-  if (typeof value === "string") return quote(value, 40);
-  if (Array.isArray(value)) return "an array";
-  if (value === null || value === undefined) return "no";
-  if (typeof value === "object") return "an object";
-  return typeof value === "number" ? "a number" : "a boolean";
-}
-
-function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-function stringAt(object: JsonObject | undefined, key: string): string | undefined {
-  const value = object === undefined ? undefined : ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
-function countOthers(object: JsonObject, known: readonly string[]): number {
-  let others = 0;
-  for (const key of Object.keys(object)) if (!known.includes(key)) others += 1;
-  return others;
-}
-
-function isCount(value: Json | undefined): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 
 function documentError(message: string, path: Path): TxcriptError {
   return new TxcriptError("INVALID_DOCUMENT", message, {
@@ -102,16 +45,32 @@ function documentError(message: string, path: Path): TxcriptError {
   });
 }
 
+/** txcript's lineage key, when it holds a well-formed lineage. */
+function readLineage(value: Json | undefined): Lineage | undefined {
+  if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value))
+    return undefined;
+  const harness = stringAt(value, "harness");
+  const id = stringAt(value, "id");
+  const txcriptVersion = stringAt(value, "txcriptVersion");
+  const convertedAt = stringAt(value, "convertedAt");
+  if (!harness || !id || !txcriptVersion || convertedAt === undefined) return undefined;
+  if (!isCanonicalTimestamp(convertedAt) || Object.keys(value).length !== 4) return undefined;
+  return { harness, id, txcriptVersion, convertedAt };
+}
+
+const threadKeys = ["id", "created", "title", "env", "messages"] as const;
+
 function readMeta(document: JsonObject, tally: LossTally): Meta {
   const id = ownValue(document, "id");
   if (typeof id !== "string" || id === "") throw documentError("the thread has no id", ["id"]);
-  const timestamp = isoTime(ownValue(document, "created"));
-  if (timestamp === undefined || typeof ownValue(document, "created") !== "number")
+  const created = ownValue(document, "created");
+  const timestamp = typeof created === "number" ? readTimestamp(created) : undefined;
+  if (timestamp === undefined)
     throw documentError("the thread has no valid `created` time (epoch milliseconds)", ["created"]);
   const meta: Meta = { id, timestamp };
   const initial = objectAt(objectAt(document, "env") ?? {}, "initial");
   const trees = initial === undefined ? undefined : ownValue(initial, "trees");
-  const tree = Array.isArray(trees) && isJsonObject(trees[0]) ? trees[0] : undefined;
+  const tree = Array.isArray(trees) && isObject(trees[0]) ? trees[0] : undefined;
   const uri = stringAt(tree, "uri");
   const cwd = uri === undefined ? undefined : pathFromFileUri(uri);
   if (cwd !== undefined) meta.cwd = cwd;
@@ -124,7 +83,11 @@ function readMeta(document: JsonObject, tally: LossTally): Meta {
     "clientVersion",
   );
   if (version !== undefined) meta.cliVersion = version;
-  const others = countOthers(document, ["id", "created", "title", "env", "messages"]);
+  const lineage = readLineage(ownValue(document, lineageKey));
+  if (lineage !== undefined) meta.lineage = lineage;
+  const others =
+    countOthers(document, threadKeys) -
+    (lineage !== undefined && Object.hasOwn(document, lineageKey) ? 1 : 0);
   tally.add(
     losses.threadMetadata,
     "thread keys without a Common slot were not carried",
@@ -134,179 +97,102 @@ function readMeta(document: JsonObject, tally: LossTally): Meta {
   return meta;
 }
 
-function readUsage(usage: JsonObject): Usage | undefined {
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const cacheKeys = ["cacheReadInputTokens", "cacheCreationInputTokens"] as const;
+
+/** The token counts of an assistant turn's usage; reports counts it cannot carry. */
+function readUsage(usage: JsonObject, site: Site, tally: LossTally): Usage | undefined {
   const input = ownValue(usage, "inputTokens");
   const output = ownValue(usage, "outputTokens");
-  if (!isCount(input) || !isCount(output)) return undefined;
-  const cacheRead = ownValue(usage, "cacheReadInputTokens");
-  const cacheCreation = ownValue(usage, "cacheCreationInputTokens");
+  if (!isCount(input) || !isCount(output)) {
+    // A usage with only a model and a time holds no counts to lose.
+    if (input !== undefined || output !== undefined)
+      tally.add(
+        losses.incompleteUsage,
+        "a usage without both token counts was not carried",
+        site,
+        1,
+        ["usage"],
+      );
+    return undefined;
+  }
+  const counts: number[] = [];
+  for (const key of cacheKeys) {
+    const value = ownValue(usage, key);
+    if (isCount(value)) counts.push(value);
+    else {
+      if (value !== undefined)
+        tally.add(
+          losses.inexactCacheCount,
+          `a ${key} that is not a token count was read as 0`,
+          site,
+          1,
+          ["usage", key],
+        );
+      counts.push(0);
+    }
+  }
   return {
     inputTokens: input,
     outputTokens: output,
-    cacheReadInputTokens: isCount(cacheRead) ? cacheRead : 0,
-    cacheCreationInputTokens: isCount(cacheCreation) ? cacheCreation : 0,
+    cacheReadInputTokens: counts[0] as number,
+    cacheCreationInputTokens: counts[1] as number,
   };
 }
 
-function errorText(run: JsonObject, status: string): string {
-  const error = ownValue(run, "error");
-  if (typeof error === "string") return error;
-  const message = isJsonObject(error) ? stringAt(error, "message") : undefined;
-  return message ?? stringAt(run, "reason") ?? `tool run ${status}`;
-}
+const stateSuffix = ["state"] as const;
 
-const runSuffix = ["run"] as const;
-const statusSuffix = ["run", "status"] as const;
-const sourcePathSuffix = ["sourcePath"] as const;
-const doneRunKeys = ["status", "result"] as const;
-const failedRunKeys = ["status", "error", "reason"] as const;
-const errorKeys = ["message"] as const;
-
-function readToolResult(block: JsonObject, site: Site, tally: LossTally): Block | undefined {
-  const toolUseId = stringAt(block, "toolUseID");
-  const run = objectAt(block, "run");
-  if (toolUseId === undefined || toolUseId === "" || run === undefined) {
-    tally.add(losses.unmodeledBlock, "a tool_result without toolUseID or run was skipped", site);
-    return undefined;
+/** An assistant turn's stop reason from its `state`. */
+function readStopReason(message: JsonObject, site: Site, tally: LossTally): string | undefined {
+  const state = ownValue(message, "state");
+  const type = isObject(state) ? stringAt(state, "type") : undefined;
+  if (type === "complete") {
+    const reason = stringAt(state as JsonObject, "stopReason");
+    return reason === "" ? undefined : reason;
   }
-  const status = stringAt(run, "status") ?? "unknown";
-  if (status === "done") {
-    const others = countOthers(run, doneRunKeys);
-    if (others > 0)
-      tally.add(losses.runDetails, "tool-run bookkeeping was not carried", site, others, runSuffix);
-    const result = ownValue(run, "result");
-    return {
-      type: "tool_result",
-      toolUseId,
-      content: result === undefined ? null : result,
-      isError: false,
-    };
-  }
-  if (status !== "error")
-    tally.add(
-      losses.statusCollapsed,
-      `a ${quote(status, 40)} tool run became an error result`,
-      site,
-      1,
-      statusSuffix,
-    );
-  const error = objectAt(run, "error");
-  const details =
-    countOthers(run, failedRunKeys) + (error === undefined ? 0 : countOthers(error, errorKeys));
-  tally.add(losses.runDetails, "tool-run bookkeeping was not carried", site, details, runSuffix);
-  return { type: "tool_result", toolUseId, content: errorText(run, status), isError: true };
-}
-
-const blockKeys: Record<string, readonly string[]> = {
-  text: ["type", "text"],
-  thinking: ["type", "thinking", "signature", "provider", "openAIReasoning"],
-  tool_use: ["type", "id", "name", "input"],
-  tool_result: ["type", "toolUseID", "run"],
-  image: ["type", "source"],
-};
-
-function readBlock(block: Json, site: Site, tally: LossTally): Block | undefined {
-  const type = isJsonObject(block) ? stringAt(block, "type") : undefined;
-  if (!isJsonObject(block) || type === undefined || !Object.hasOwn(blockKeys, type)) {
-    tally.add(
-      losses.unmodeledBlock,
-      `a ${type === undefined ? "malformed" : quote(type, 40)} block has no Common counterpart`,
-      site,
-    );
-    return undefined;
-  }
-  const known = blockKeys[type] ?? [];
-  if (type !== "image")
-    tally.add(
-      losses.messageBookkeeping,
-      "block bookkeeping was not carried",
-      site,
-      countOthers(block, known),
-    );
-  switch (type) {
-    case "text": {
-      const text = stringAt(block, "text");
-      if (text !== undefined) return { type: "text", text };
-      break;
-    }
-    case "thinking": {
-      const text = stringAt(block, "thinking") ?? stringAt(block, "text");
-      if (text === undefined) break;
-      const thinking: Block = { type: "thinking", text };
-      const signature = stringAt(block, "signature");
-      if (signature !== undefined) thinking.signature = signature;
-      const reasoning = objectAt(block, "openAIReasoning");
-      const encrypted = stringAt(reasoning, "encryptedContent");
-      if (encrypted !== undefined) thinking.encrypted = encrypted;
-      const provider = stringAt(block, "provider");
-      if (provider !== undefined) thinking.provider = provider;
-      if (reasoning !== undefined)
-        tally.add(
-          losses.messageBookkeeping,
-          "block bookkeeping was not carried",
-          site,
-          countOthers(reasoning, ["encryptedContent"]),
-        );
-      return thinking;
-    }
-    case "tool_use": {
-      const id = stringAt(block, "id");
-      const name = stringAt(block, "name");
-      if (id === undefined || id === "" || name === undefined) break;
-      const input = ownValue(block, "input");
-      return {
-        type: "tool_use",
-        id,
-        tool: ampToolToCommon(name, input === undefined ? {} : input),
-      };
-    }
-    case "tool_result":
-      return readToolResult(block, site, tally);
-    case "image": {
-      const source = objectAt(block, "source");
-      const mediaType = stringAt(source, "mediaType");
-      const data = stringAt(source, "data");
-      if (
-        source === undefined ||
-        stringAt(source, "type") !== "base64" ||
-        !mediaType ||
-        data === undefined
-      )
-        break;
-      if (Object.hasOwn(block, "sourcePath"))
-        tally.add(
-          losses.imageSourcePath,
-          "an image's sourcePath was not carried",
-          site,
-          1,
-          sourcePathSuffix,
-        );
-      const extra =
-        countOthers(block, ["type", "source", "sourcePath"]) +
-        countOthers(source, ["type", "mediaType", "data"]);
-      tally.add(losses.messageBookkeeping, "block bookkeeping was not carried", site, extra);
-      return { type: "image", source: { type: "base64", mediaType, data } };
-    }
-  }
+  if (type === "cancelled") return "aborted";
+  if (type === "error") return "error";
   tally.add(
-    losses.unmodeledBlock,
-    `a ${quote(type, 40)} block without its required fields was skipped`,
+    losses.assistantState,
+    type === "streaming"
+      ? "an unfinished (streaming) assistant turn has no stop reason"
+      : `an assistant turn with ${type === undefined ? (state === undefined ? "no" : "a malformed") : `a ${quote(type, 40)}`} state has no stop reason`,
     site,
+    1,
+    stateSuffix,
   );
   return undefined;
 }
 
-function readStopReason(state: JsonObject | undefined): string | undefined {
-  const type = stringAt(state, "type");
-  if (type === "cancelled") return "aborted";
-  if (type !== "complete") return undefined;
-  const reason = stringAt(state, "stopReason");
-  return reason === "" ? undefined : reason;
+/** A message's blocks: an array of blocks, or a string (the API's shorthand for one text block). */
+function readContent(message: JsonObject, site: Site, tally: LossTally): Block[] {
+  const content = ownValue(message, "content");
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  const blocks: Block[] = [];
+  if (!Array.isArray(content)) {
+    tally.add(
+      losses.plainContent,
+      `a message with ${describeValue(content)} content carries no blocks`,
+      site,
+    );
+    return blocks;
+  }
+  for (let blockIndex = 0; blockIndex < content.length; blockIndex += 1) {
+    site.block = blockIndex;
+    const block = readBlock(content[blockIndex] as Json, site, tally);
+    if (block !== undefined) blocks.push(block);
+  }
+  site.block = -1;
+  return blocks;
 }
 
 const messageKeys = ["role", "content", "meta", "state", "usage"] as const;
 const userMetaKeys = ["sentAt"] as const;
 const noKeys = [] as const;
+const stateKeys = ["type", "stopReason"] as const;
 const usageKeys = [
   "model",
   "timestamp",
@@ -347,15 +233,7 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
       );
       continue;
     }
-    const content = ownValue(message, "content");
-    const blocks: Block[] = [];
-    if (Array.isArray(content))
-      for (let blockIndex = 0; blockIndex < content.length; blockIndex += 1) {
-        site.block = blockIndex;
-        const block = readBlock(content[blockIndex] as Json, site, tally);
-        if (block !== undefined) blocks.push(block);
-      }
-    site.block = -1;
+    const blocks = readContent(message, site, tally);
     const metaObject = objectAt(message, "meta");
     const usage = objectAt(message, "usage");
     const stamp =
@@ -367,7 +245,7 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
           ? undefined
           : ownValue(usage, "timestamp");
     if (stamp !== undefined) {
-      const time = isoTime(stamp);
+      const time = readTimestamp(stamp);
       if (time === undefined)
         tally.add(losses.invalidTimestamp, "an invalid time was ignored", site);
       else clock = time;
@@ -379,12 +257,15 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
     if (role === "assistant") {
       const model = stringAt(usage, "model");
       if (model !== undefined) converted.model = model;
-      const stopReason = readStopReason(objectAt(message, "state"));
+      const stopReason = readStopReason(message, site, tally);
       if (stopReason !== undefined) converted.stopReason = stopReason;
-      const tokens = usage === undefined ? undefined : readUsage(usage);
+      const state = objectAt(message, "state");
+      if (state !== undefined) bookkeeping += countOthers(state, stateKeys);
+      const tokens = usage === undefined ? undefined : readUsage(usage, site, tally);
       if (tokens !== undefined) converted.usage = tokens;
       if (usage !== undefined) bookkeeping += countOthers(usage, usageKeys);
-    }
+    } else if (usage !== undefined)
+      tally.add(losses.userUsage, "a user message's usage was not carried", site, 1, ["usage"]);
     tally.add(losses.messageBookkeeping, "message bookkeeping was not carried", site, bookkeeping);
     messages.push(converted);
   }

@@ -123,7 +123,10 @@ describe("ampToolFromCommon(ampToolToCommon(name, input)) = {name, input}", () =
     fc.assert(
       fc.property(anyCall, ({ name, input }) => {
         const era = name === "shell_command" ? "modern" : "legacy";
-        sameOrdered(ampToolFromCommon(ampToolToCommon(name, input), { era }), { name, input });
+        sameOrdered(ampToolFromCommon(ampToolToCommon(name, input), { toolEra: era }), {
+          name,
+          input,
+        });
       }),
       parameters,
     );
@@ -147,7 +150,7 @@ describe("ampToolToCommon(ampToolFromCommon(tool))", () => {
         toolArbitrary,
         fc.constantFrom("legacy", "modern") as fc.Arbitrary<"legacy" | "modern">,
         (tool, era) => {
-          const written = ampToolFromCommon(tool, { era });
+          const written = ampToolFromCommon(tool, { toolEra: era });
           const back = ampToolToCommon(written.name, written.input);
           if (tool.name !== "Raw") {
             if (ampSpelling(tool, era) === undefined) {
@@ -230,7 +233,7 @@ describe("the mapping table", () => {
     it(`${amp[0]} ${JSON.stringify(amp[1])} ⇄ ${common.name}`, () => {
       expect(ampToolToCommon(amp[0], amp[1])).toEqual(common);
       const era = amp[0] === "shell_command" ? "modern" : "legacy";
-      sameOrdered(ampToolFromCommon(common, { era }), { name: amp[0], input: amp[1] });
+      sameOrdered(ampToolFromCommon(common, { toolEra: era }), { name: amp[0], input: amp[1] });
     });
   }
 
@@ -279,7 +282,7 @@ describe("the mapping table", () => {
 
   it("writes a Raw that spells a typed Amp tool in the requested era", () => {
     const tool: Tool = { name: "Raw", toolName: "Bash", input: { cmd: "ls" } };
-    expect(ampToolFromCommon(tool, { era: "modern" })).toEqual({
+    expect(ampToolFromCommon(tool, { toolEra: "modern" })).toEqual({
       name: "shell_command",
       input: { command: "ls" },
     });

@@ -23,9 +23,12 @@ import {
  */
 export type AmpToolEra = "legacy" | "modern";
 
+/** The era `ampToolFromCommon` and every Amp writer use when none is asked for. */
+export const defaultAmpToolEra: AmpToolEra = "legacy";
+
 export interface AmpToolOptions {
-  /** Default `legacy`. */
-  era?: AmpToolEra;
+  /** Default `legacy` (defaultAmpToolEra). */
+  toolEra?: AmpToolEra;
 }
 
 /** One Amp tool and how its input keys map onto a canonical tool's. */
@@ -228,7 +231,7 @@ export function ampToolToCommon(name: string, input: Json): Tool {
  */
 export function ampSpelling(
   tool: TypedTool,
-  era: AmpToolEra = "legacy",
+  era: AmpToolEra = defaultAmpToolEra,
 ): { name: string; input: Json } | undefined {
   const dialect = dialectFor(tool.name, era);
   if (dialect === undefined) return undefined;
@@ -252,7 +255,7 @@ export function ampToolFromCommon(
   tool: Tool,
   options: AmpToolOptions = {},
 ): { name: string; input: Json } {
-  const era = options.era ?? "legacy";
+  const era = options.toolEra ?? defaultAmpToolEra;
   if (tool.name === "Raw") {
     const read = ampToolToCommon(tool.toolName, tool.input);
     if (read.name !== "Raw") {

@@ -1,8 +1,9 @@
 // Common transcript → Amp thread document, shaped like the local-first CLI's
 // own files so the era-matched CLI (0.0.1768018268) reads it and usage tools
 // count it: `created` always, messageId and state everywhere they belong,
-// `usageLedger.events` derived from assistant usage. Not a resume helper:
-// current Amp builds ignore local thread files.
+// `usageLedger.events` derived from assistant usage, txcript's lineage under
+// its own top-level key. Not a resume helper: current Amp builds ignore
+// local thread files. Every change a write makes is reported (amp-losses.ts).
 import {
   type Block,
   type ConversionOptions,
@@ -13,20 +14,27 @@ import {
   warn,
 } from "@txcript/core";
 import { ampThreadId } from "./amp-ids.js";
-import { ampLossList as losses } from "./amp-losses.js";
-import type {
-  AmpBlock,
-  AmpLedgerEvent,
-  AmpMessage,
-  AmpState,
-  AmpThread,
-  AmpThreadDocument,
+import { ampLoss as losses } from "./amp-losses.js";
+import {
+  type AmpBlock,
+  type AmpLedgerEvent,
+  type AmpMessage,
+  type AmpState,
+  type AmpThread,
+  type AmpThreadDocument,
+  lineageKey,
 } from "./amp-schema.js";
-import { type AmpToolEra, ampSpelling, ampToolFromCommon } from "./amp-tools.js";
+import {
+  type AmpToolEra,
+  ampSpelling,
+  ampToolFromCommon,
+  ampToolToCommon,
+  defaultAmpToolEra,
+} from "./amp-tools.js";
 import { fileUriFromPath } from "./amp-uri.js";
 
 export interface AmpWriteOptions extends ConversionOptions {
-  /** Spelling of the shell tool (see AmpToolEra). Default `legacy`, what the era-matched CLI reads. */
+  /** Spelling of the shell tool (see AmpToolEra). Default `legacy` (defaultAmpToolEra), what the era-matched CLI reads. */
   toolEra?: AmpToolEra;
 }
 
@@ -71,12 +79,17 @@ function writeBlock(
     case "tool_use": {
       const tool = block.tool;
       let written: { name: string; input: Json };
-      if (tool.name === "Raw")
-        written = ampToolFromCommon(
-          tool,
-          options?.toolEra === undefined ? {} : { era: options.toolEra },
-        );
-      else {
+      if (tool.name === "Raw") {
+        written = ampToolFromCommon(tool, { toolEra: options?.toolEra ?? defaultAmpToolEra });
+        // A Raw pair that is an Amp spelling of a typed tool reads back typed.
+        if (ampToolToCommon(written.name, written.input).name !== "Raw")
+          warn(
+            options,
+            losses.toolSpelling,
+            `a Raw ${written.name} call is an Amp spelling and reads back typed`,
+            blockPath(index, blockIndex),
+          );
+      } else {
         // What ampToolFromCommon does for a typed tool, with the spelling
         // looked up once for both the loss report and the output.
         const spelled = ampSpelling(tool, options?.toolEra);
@@ -126,6 +139,14 @@ function writeBlock(
         type: "image",
         source: { type: "base64", mediaType: block.source.mediaType, data: block.source.data },
       };
+    case "compaction":
+      warn(
+        options,
+        losses.compaction,
+        "a compaction marker was written as a prompt with its summary",
+        blockPath(index, blockIndex),
+      );
+      return { type: "text", text: block.summary };
   }
 }
 
@@ -165,12 +186,20 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
   const firstModel = transcript.messages.find(
     (message) => message.role === "assistant" && message.model !== undefined,
   )?.model;
-  if (meta.model !== undefined && meta.model !== firstModel)
+  if (meta.model !== firstModel)
     warn(
       options,
       losses.metaModel,
       "Meta.model is not the first assistant turn's model",
       "$.meta.model",
+    );
+  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+    warn(
+      options,
+      losses.subagents,
+      "subagent conversations were not written",
+      "$.subagents",
+      transcript.subagents.length,
     );
 
   const messages: AmpMessage[] = [];
@@ -184,6 +213,13 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
     const content: AmpBlock[] = new Array(blocks.length);
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1)
       content[blockIndex] = writeBlock(blocks[blockIndex] as Block, index, blockIndex, options);
+    if (message.context !== undefined)
+      warn(
+        options,
+        losses.context,
+        `a ${message.context.kind} context message was written as a prompt`,
+        messagePath(index),
+      );
     if (carriesTimestamp(message)) clock = message.timestamp;
     else if (message.timestamp !== clock)
       warn(
@@ -231,6 +267,13 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
     }
     const written: AmpMessage = { role: message.role, messageId: index, content, state };
     const usage = message.usage;
+    if (usage?.reasoningOutputTokens !== undefined || usage?.costUsd !== undefined)
+      warn(
+        options,
+        losses.usageExtras,
+        "reasoning tokens or cost were not written",
+        `${messagePath(index)}.usage`,
+      );
     if (usage !== undefined) {
       const totalInputTokens =
         usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
@@ -276,5 +319,6 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
   document.env = environment(transcript, options);
   document.messages = messages as unknown as Json[];
   document.usageLedger = { events: events as unknown as Json[] };
+  if (meta.lineage !== undefined) document[lineageKey] = { ...meta.lineage };
   return { document: document as AmpThreadDocument, finalNewline: false };
 }

@@ -6,11 +6,13 @@ it("exports exactly the public API", () => {
     "AMP_THREAD_ID_NAMESPACE",
     "AmpStore",
     "ampCodec",
+    "ampHarness",
     "ampProject",
     "ampThreadId",
     "ampToolFromCommon",
     "ampToolToCommon",
     "assertSafeThreadId",
+    "defaultAmpToolEra",
     "isAmpThreadId",
   ]);
 });

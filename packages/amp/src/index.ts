@@ -1,8 +1,9 @@
 // @txcript/amp: Amp thread documents (the local-first CLI's threads/*.json
 // and `amp threads export`) ⇄ the txcript Common model, Amp's tool dialect
 // (shared with Amp's stream-json), and the local threads store.
-export { ampHarness } from "./amp-harness.js";
+
 export { ampCodec } from "./amp-codec.js";
+export { ampHarness } from "./amp-harness.js";
 export {
   AMP_THREAD_ID_NAMESPACE,
   ampThreadId,
@@ -26,5 +27,5 @@ export type {
 export type { AmpStoreOptions } from "./amp-store.js";
 export { AmpStore } from "./amp-store.js";
 export type { AmpToolEra, AmpToolOptions } from "./amp-tools.js";
-export { ampToolFromCommon, ampToolToCommon } from "./amp-tools.js";
+export { ampToolFromCommon, ampToolToCommon, defaultAmpToolEra } from "./amp-tools.js";
 export type { AmpWriteOptions } from "./common-to-amp.js";

@@ -17,6 +17,7 @@ export function fixtureNames(): string[] {
     .sort();
 }
 
+/** Law 1's samples: every fixture, and the real export when ../shared is present. */
 export function fixtureSamples(): { name: string; text: string }[] {
   const samples = fixtureNames().map((name) => ({
     name: `fixtures/amp/${name}`,
@@ -27,5 +28,6 @@ export function fixtureSamples(): { name: string; text: string }[] {
       name: "../shared/real/amp-export-convo.json",
       text: readFileSync(realExport, "utf8"),
     });
+  else console.warn(`law 1 runs without the real Amp export: ${realExport} is absent`);
   return samples;
 }
