@@ -41,8 +41,10 @@ export function writeStopReason(message: Message, options: ConversionOptions | u
 /** pi's usage record: token counts, their sum, and the cost (only its total is known). */
 export function writeUsage(message: Message, options: ConversionOptions | undefined): Json {
   const usage = message.usage;
-  if (usage === undefined) warn(options, piLoss.usageFilled, "an assistant message without usage got zero usage");
-  else if (usage.costUsd === 0) warn(options, piLoss.usageFilled, "a zero cost reads back as no cost");
+  if (usage === undefined)
+    warn(options, piLoss.usageFilled, "an assistant message without usage got zero usage");
+  else if (usage.costUsd === 0)
+    warn(options, piLoss.usageFilled, "a zero cost reads back as no cost");
   if (usage?.reasoningOutputTokens !== undefined)
     warn(options, piLoss.reasoningTokens, "reasoning output tokens are not counted apart");
   const input = usage?.inputTokens ?? 0;
@@ -99,24 +101,36 @@ export function messageProvider(message: Message, options: ConversionOptions | u
   }
   for (const block of message.content)
     if (block.type === "thinking" && block.provider !== chosen) mixed = true;
-  if (mixed) warn(options, piLoss.thinkingProvider, "thinking reads back with the message's provider");
+  if (mixed)
+    warn(options, piLoss.thinkingProvider, "thinking reads back with the message's provider");
   if (chosen !== undefined) return chosen;
   return thinking ? "" : guessProvider(message.model);
 }
 
-function thinkingToPi(block: Block & { type: "thinking" }, options: ConversionOptions | undefined): Json {
+function thinkingToPi(
+  block: Block & { type: "thinking" },
+  options: ConversionOptions | undefined,
+): Json {
   if (block.signature !== undefined) {
     if (block.encrypted !== undefined)
       warn(options, piLoss.thinkingEncrypted, "dropped encrypted reasoning beside a signature");
     return { type: "thinking", thinking: block.text, thinkingSignature: block.signature };
   }
   if (block.encrypted !== undefined)
-    return { type: "thinking", thinking: block.text, thinkingSignature: block.encrypted, redacted: true };
+    return {
+      type: "thinking",
+      thinking: block.text,
+      thinkingSignature: block.encrypted,
+      redacted: true,
+    };
   return { type: "thinking", thinking: block.text };
 }
 
 /** One assistant block in pi's content; undefined for the blocks that go elsewhere or nowhere. */
-export function assistantBlockToPi(block: Block, options: ConversionOptions | undefined): Json | undefined {
+export function assistantBlockToPi(
+  block: Block,
+  options: ConversionOptions | undefined,
+): Json | undefined {
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };

@@ -10,6 +10,7 @@ import {
   type Message,
   stringifyJson,
   type Transcript,
+  timestampMillis,
   toCanonical,
   uuidV5In,
   warn,
@@ -39,7 +40,7 @@ function print(value: object): string {
 }
 
 function millis(timestamp: string): number {
-  return Date.parse(timestamp);
+  return timestampMillis(timestamp);
 }
 
 interface Writer {
@@ -52,7 +53,12 @@ interface Writer {
   lastWasResult: boolean;
 }
 
-function entry(writer: Writer, type: string, timestamp: string, fields: Record<string, Json | undefined>): string {
+function entry(
+  writer: Writer,
+  type: string,
+  timestamp: string,
+  fields: Record<string, Json | undefined>,
+): string {
   const id = writer.entryId();
   const text = print({ type, id, parentId: writer.parent, timestamp, ...fields });
   writer.parent = id;
@@ -67,14 +73,25 @@ function userRun(writer: Writer, message: Message, run: Json[]): string {
       customType: context.source ?? `txcript.${context.kind}`,
       content: run,
       display: false,
-      details: { txcript: { context: { kind: context.kind, ...(context.source === undefined ? {} : { source: context.source }) } } },
+      details: {
+        txcript: {
+          context: {
+            kind: context.kind,
+            ...(context.source === undefined ? {} : { source: context.source }),
+          },
+        },
+      },
     });
   return entry(writer, "message", timestamp, {
     message: { role: "user", content: run, timestamp: millis(timestamp) },
   });
 }
 
-function resultEntry(writer: Writer, block: Block & { type: "tool_result" }, timestamp: string): string {
+function resultEntry(
+  writer: Writer,
+  block: Block & { type: "tool_result" },
+  timestamp: string,
+): string {
   writer.lastWasResult = true;
   return entry(writer, "message", timestamp, {
     message: {
@@ -88,11 +105,23 @@ function resultEntry(writer: Writer, block: Block & { type: "tool_result" }, tim
   });
 }
 
-function compactionEntry(writer: Writer, block: Block & { type: "compaction" }, timestamp: string): string {
+function compactionEntry(
+  writer: Writer,
+  block: Block & { type: "compaction" },
+  timestamp: string,
+): string {
   writer.lastWasResult = false;
   const hook = block.trigger === "extension";
-  if (block.history !== undefined || (block.trigger !== undefined && !hook) || block.preTokens === undefined)
-    warn(writer.options, piLoss.compactionHistory, "a compaction keeps its summary and token count");
+  if (
+    block.history !== undefined ||
+    (block.trigger !== undefined && !hook) ||
+    block.preTokens === undefined
+  )
+    warn(
+      writer.options,
+      piLoss.compactionHistory,
+      "a compaction keeps its summary and token count",
+    );
   const id = writer.entryId();
   // firstKeptEntryId names the compaction itself: pi keeps nothing from before it, the summary stands for all of it.
   const text = print({
@@ -111,9 +140,17 @@ function compactionEntry(writer: Writer, block: Block & { type: "compaction" }, 
 
 function* userEntries(writer: Writer, message: Message): Generator<string> {
   const { options } = writer;
-  if (message.model !== undefined || message.stopReason !== undefined || message.usage !== undefined)
+  if (
+    message.model !== undefined ||
+    message.stopReason !== undefined ||
+    message.usage !== undefined
+  )
     warn(options, piLoss.userMessageFields, "dropped model fields of a user message");
   let run: Json[] | undefined;
+  const add = (item: Json) => {
+    run ??= [];
+    run.push(item);
+  };
   // How many messages the entries read back as (consecutive results are one), and whether the context survives.
   let groups = 0;
   let contextLost = false;
@@ -121,15 +158,22 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
   for (const block of message.content) {
     switch (block.type) {
       case "text":
-        (run ??= []).push({ type: "text", text: block.text });
+        add({ type: "text", text: block.text });
         break;
       case "image":
-        (run ??= []).push({ type: "image", data: block.source.data, mimeType: block.source.mediaType });
+        add({
+          type: "image",
+          data: block.source.data,
+          mimeType: block.source.mediaType,
+        });
         break;
       case "tool_use": {
         warn(options, piLoss.userToolUse, "a tool call on a user message became text");
         const { name, input } = toCanonical(block.tool);
-        (run ??= []).push({ type: "text", text: `[tool call ${name} ${stringifyJson(input, undefined, harness)}]` });
+        add({
+          type: "text",
+          text: `[tool call ${name} ${stringifyJson(input, undefined, harness)}]`,
+        });
         break;
       }
       case "thinking":
@@ -160,7 +204,8 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
 
 function* assistantEntries(writer: Writer, message: Message): Generator<string> {
   const { options } = writer;
-  if (message.context !== undefined) warn(options, piLoss.assistantContext, "dropped context marking on an assistant message");
+  if (message.context !== undefined)
+    warn(options, piLoss.assistantContext, "dropped context marking on an assistant message");
   const content: Json[] = [];
   const after: Block[] = [];
   for (const block of message.content) {
@@ -188,7 +233,8 @@ function* assistantEntries(writer: Writer, message: Message): Generator<string> 
     warn(options, piLoss.resultOnAssistant, "moved tool results after the assistant message");
   if (after.some((block) => block.type === "compaction"))
     warn(options, piLoss.messageShape, "moved a compaction after the assistant message");
-  if (message.model === "") warn(options, piLoss.emptyModel, "an empty model name reads back as none");
+  if (message.model === "")
+    warn(options, piLoss.emptyModel, "an empty model name reads back as none");
   for (const block of after)
     yield block.type === "tool_result"
       ? resultEntry(writer, block, message.timestamp)
@@ -199,7 +245,8 @@ function toolNamesOf(transcript: Transcript): Map<string, string> {
   const names = new Map<string, string>();
   for (const message of transcript.messages)
     for (const block of message.content)
-      if (block.type === "tool_use" && !names.has(block.id)) names.set(block.id, commonToolToPi(block.tool).name);
+      if (block.type === "tool_use" && !names.has(block.id))
+        names.set(block.id, commonToolToPi(block.tool).name);
   return names;
 }
 
@@ -208,16 +255,32 @@ function toolNamesOf(transcript: Transcript): Map<string, string> {
  * session ends with one after the last line), so a caller can stream them to
  * a file. Losses are reported as the messages are reached.
  */
-export function* commonToPiLines(transcript: Transcript, options?: PiWriteOptions): Generator<string> {
+export function* commonToPiLines(
+  transcript: Transcript,
+  options?: PiWriteOptions,
+): Generator<string> {
   const { meta, messages } = transcript;
   const sessionId = piSessionId(meta.id);
-  if (sessionId !== meta.id) warn(options, piLoss.foreignSessionId, `session id ${meta.id} became ${sessionId}`);
+  if (sessionId !== meta.id)
+    warn(options, piLoss.foreignSessionId, `session id ${meta.id} became ${sessionId}`);
   if (meta.gitBranch !== undefined || meta.cliVersion !== undefined)
     warn(options, piLoss.metaFields, "the git branch and CLI version are not written");
   if (transcript.subagents !== undefined)
-    warn(options, piLoss.subagents, "subagent conversations are not written", undefined, Math.max(1, transcript.subagents.length));
+    warn(
+      options,
+      piLoss.subagents,
+      "subagent conversations are not written",
+      undefined,
+      Math.max(1, transcript.subagents.length),
+    );
   const cwd = options?.cwd ?? meta.cwd;
-  yield print({ type: "session", version: currentVersion, id: sessionId, timestamp: meta.timestamp, cwd });
+  yield print({
+    type: "session",
+    version: currentVersion,
+    id: sessionId,
+    timestamp: meta.timestamp,
+    cwd,
+  });
 
   const derive = uuidV5In(piNamespace);
   const used = new Set<string>();
@@ -231,13 +294,26 @@ export function* commonToPiLines(transcript: Transcript, options?: PiWriteOption
       }
     }
   };
-  const writer: Writer = { options, entryId, parent: null, toolNames: toolNamesOf(transcript), lastWasResult: false };
+  const writer: Writer = {
+    options,
+    entryId,
+    parent: null,
+    toolNames: toolNamesOf(transcript),
+    lastWasResult: false,
+  };
   // The session model only: pi itself takes the model to resume with from the last assistant message.
   const modelId = meta.model ?? "";
   if (meta.model === "") warn(options, piLoss.emptyModel, "an empty model name reads back as none");
-  const thinks = messages.some((message) => message.content.some((block) => block.type === "thinking"));
-  yield entry(writer, "model_change", meta.timestamp, { provider: guessProvider(modelId), modelId });
-  yield entry(writer, "thinking_level_change", meta.timestamp, { thinkingLevel: thinks ? "medium" : "off" });
+  const thinks = messages.some((message) =>
+    message.content.some((block) => block.type === "thinking"),
+  );
+  yield entry(writer, "model_change", meta.timestamp, {
+    provider: guessProvider(modelId),
+    modelId,
+  });
+  yield entry(writer, "thinking_level_change", meta.timestamp, {
+    thinkingLevel: thinks ? "medium" : "off",
+  });
   if (meta.lineage !== undefined) {
     // pi's own custom entries put customType and data before the envelope.
     const id = writer.entryId();
@@ -256,8 +332,12 @@ export function* commonToPiLines(transcript: Transcript, options?: PiWriteOption
     else yield* assistantEntries(writer, message);
   }
   if (meta.title !== undefined) {
-    if (meta.title.trim() === "") warn(options, piLoss.blankTitle, "a blank title reads back as none");
-    else yield entry(writer, "session_info", messages.at(-1)?.timestamp ?? meta.timestamp, { name: meta.title });
+    if (meta.title.trim() === "")
+      warn(options, piLoss.blankTitle, "a blank title reads back as none");
+    else
+      yield entry(writer, "session_info", messages.at(-1)?.timestamp ?? meta.timestamp, {
+        name: meta.title,
+      });
   }
 }
 

@@ -26,5 +26,8 @@ function jsonlSamples(directory: string, label: string) {
 describeCodecLaws({
   codec: piCodec,
   project: piProject,
-  samples: () => [...jsonlSamples(realDirectory, "real"), ...jsonlSamples(fixturesDirectory, "fixture")],
+  samples: () => [
+    ...jsonlSamples(realDirectory, "real"),
+    ...jsonlSamples(fixturesDirectory, "fixture"),
+  ],
 });

@@ -4,7 +4,7 @@
 // opens without rewriting it. Every loss is listed in `losses` and stated as
 // code in piProject.
 import type { Codec, ParseOptions } from "@txcript/core";
-import { type PiWriteOptions, commonToPi } from "./common-to-pi.js";
+import { commonToPi, type PiWriteOptions } from "./common-to-pi.js";
 import { piLosses } from "./pi-losses.js";
 import { harness, isHeader, type PiSession, parseSession, serializeSession } from "./pi-schema.js";
 import { type PiReadOptions, piToCommon } from "./pi-to-common.js";
@@ -19,7 +19,12 @@ export const piCodec: Codec<PiSession, PiReadOptions, PiWriteOptions> = {
     const first = text.slice(0, end === -1 ? Math.min(text.length, 65_536) : Math.min(end, 65_536));
     try {
       const value: unknown = JSON.parse(first);
-      return typeof value === "object" && value !== null && !Array.isArray(value) && isHeader(value as never);
+      return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        isHeader(value as never)
+      );
     } catch {
       return false;
     }

@@ -8,6 +8,7 @@ import {
   type Json,
   type JsonObject,
   ownValue,
+  readTimestamp,
   type Usage,
   warn,
 } from "@txcript/core";
@@ -17,17 +18,9 @@ import { piToolToCommon } from "./pi-tools.js";
 
 export const epoch = "1970-01-01T00:00:00.000Z";
 
-function inRange(date: Date): string | undefined {
-  const year = date.getUTCFullYear();
-  return Number.isFinite(date.getTime()) && year >= 0 && year <= 9999 ? date.toISOString() : undefined;
-}
-
 /** An ISO timestamp from pi's two kinds: ms since the epoch (messages) or an ISO string (entries). */
 export function isoTimestamp(value: Json | undefined): string | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? inRange(new Date(value)) : undefined;
-  if (typeof value !== "string") return undefined;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? inRange(new Date(time)) : undefined;
+  return readTimestamp(value);
 }
 
 const stopReasons: Readonly<Record<string, string>> = {
@@ -55,7 +48,10 @@ export function readUsage(usage: JsonObject, options: ConversionOptions | undefi
   const total = cost === undefined ? undefined : ownValue(cost, "total");
   if (typeof total === "number" && Number.isFinite(total) && total > 0) read.costUsd = total;
   const sum =
-    read.inputTokens + read.outputTokens + read.cacheReadInputTokens + read.cacheCreationInputTokens;
+    read.inputTokens +
+    read.outputTokens +
+    read.cacheReadInputTokens +
+    read.cacheCreationInputTokens;
   const parts = cost === undefined ? [] : ["input", "output", "cacheRead", "cacheWrite"];
   const split = parts.some((key) => {
     const part = ownValue(cost as JsonObject, key);
@@ -78,7 +74,10 @@ function typeName(block: JsonObject): string {
 }
 
 /** A user-side block (user, toolResult, custom content): text or image. */
-export function readUserBlock(block: Json, options: ConversionOptions | undefined): Block | undefined {
+export function readUserBlock(
+  block: Json,
+  options: ConversionOptions | undefined,
+): Block | undefined {
   if (!isJsonObject(block)) return unknownBlock(options, "a content block that is not an object");
   const type = ownValue(block, "type");
   if (type === "text") return { type: "text", text: stringAt(block, "text") ?? "" };
@@ -93,7 +92,10 @@ export function readUserBlock(block: Json, options: ConversionOptions | undefine
 }
 
 /** User-side content: a string, or a list of text and image blocks. */
-export function readUserContent(content: Json | undefined, options: ConversionOptions | undefined): Block[] {
+export function readUserContent(
+  content: Json | undefined,
+  options: ConversionOptions | undefined,
+): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) return [];
   const blocks: Block[] = [];
@@ -165,9 +167,14 @@ export function bashExecutionText(message: JsonObject): string {
   text += output === "" ? "(no output)" : `\`\`\`\n${output}\n\`\`\``;
   const exitCode = ownValue(message, "exitCode");
   if (ownValue(message, "cancelled") === true) text += "\n\n(command cancelled)";
-  else if (typeof exitCode === "number" && exitCode !== 0) text += `\n\nCommand exited with code ${exitCode}`;
+  else if (typeof exitCode === "number" && exitCode !== 0)
+    text += `\n\nCommand exited with code ${exitCode}`;
   const fullOutputPath = stringAt(message, "fullOutputPath");
-  if (ownValue(message, "truncated") === true && fullOutputPath !== undefined && fullOutputPath !== "")
+  if (
+    ownValue(message, "truncated") === true &&
+    fullOutputPath !== undefined &&
+    fullOutputPath !== ""
+  )
     text += `\n\n[Output truncated. Full output: ${fullOutputPath}]`;
   return text;
 }

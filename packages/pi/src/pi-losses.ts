@@ -133,11 +133,7 @@ export const piLoss = {
     "degraded",
     "A tool call on a user message becomes a text block: pi user messages hold text and images only.",
   ),
-  userThinking: loss(
-    "pi.user-thinking",
-    "unsupported",
-    "Thinking on a user message is dropped.",
-  ),
+  userThinking: loss("pi.user-thinking", "unsupported", "Thinking on a user message is dropped."),
   userMessageFields: loss(
     "pi.user-message-fields",
     "unsupported",

@@ -37,10 +37,14 @@ function expandTilde(value: string, home: string): string {
  * keeps every session directly in that directory (flat); otherwise in
  * `<agent dir>/sessions/--<munged cwd>--/`.
  */
-export function piSessionsRoot(env: NodeJS.ProcessEnv = process.env): { root: string; flat: boolean } {
+export function piSessionsRoot(env: NodeJS.ProcessEnv = process.env): {
+  root: string;
+  flat: boolean;
+} {
   const home = env.HOME || env.USERPROFILE || os.homedir();
   const sessionDir = env.PI_CODING_AGENT_SESSION_DIR;
-  if (sessionDir !== undefined && sessionDir !== "") return { root: expandTilde(sessionDir, home), flat: true };
+  if (sessionDir !== undefined && sessionDir !== "")
+    return { root: expandTilde(sessionDir, home), flat: true };
   return { root: path.join(piAgentDir(env), "sessions"), flat: false };
 }
 

@@ -32,11 +32,17 @@ function onlyKeys(input: JsonObject, allowed: string[], required: string[]): boo
 function rename(input: JsonObject, names: Record<string, string>): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(input))
-    Object.defineProperty(out, names[key] ?? key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, names[key] ?? key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
-const safeInteger = (value: Json | undefined) => typeof value === "number" && Number.isSafeInteger(value);
+const safeInteger = (value: Json | undefined) =>
+  typeof value === "number" && Number.isSafeInteger(value);
 
 const builtIns: Record<string, Fit> = {
   read: (input) =>
@@ -59,13 +65,18 @@ const builtIns: Record<string, Fit> = {
       typeof input.oldText === "string" &&
       typeof input.newText === "string"
     )
-      return fromCanonical("Edit", rename(input, { path: "file_path", oldText: "old_string", newText: "new_string" }));
-    if (!onlyKeys(input, ["path", "edits"], ["path", "edits"]) || typeof input.path !== "string") return undefined;
+      return fromCanonical(
+        "Edit",
+        rename(input, { path: "file_path", oldText: "old_string", newText: "new_string" }),
+      );
+    if (!onlyKeys(input, ["path", "edits"], ["path", "edits"]) || typeof input.path !== "string")
+      return undefined;
     const edits = input.edits;
     if (!Array.isArray(edits)) return undefined;
     const pairs: Json[] = [];
     for (const edit of edits) {
-      if (!isJsonObject(edit) || !onlyKeys(edit, ["oldText", "newText"], ["oldText", "newText"])) return undefined;
+      if (!isJsonObject(edit) || !onlyKeys(edit, ["oldText", "newText"], ["oldText", "newText"]))
+        return undefined;
       if (typeof edit.oldText !== "string" || typeof edit.newText !== "string") return undefined;
       pairs.push(rename(edit, { oldText: "old_string", newText: "new_string" }));
     }
@@ -80,7 +91,8 @@ const builtIns: Record<string, Fit> = {
 };
 
 function projectTool(tool: Tool): Tool {
-  if (tool.name !== "Raw" || !Object.hasOwn(builtIns, tool.toolName) || !isJsonObject(tool.input)) return tool;
+  if (tool.name !== "Raw" || !Object.hasOwn(builtIns, tool.toolName) || !isJsonObject(tool.input))
+    return tool;
   return (builtIns[tool.toolName] as Fit)(tool.input) ?? tool;
 }
 
@@ -112,17 +124,24 @@ function projectResultContent(content: Json): Json {
 // signature or encrypted data.
 function projectThinking(block: Block & { type: "thinking" }, provider: string | undefined): Block {
   const from = provider === undefined ? {} : { provider };
-  if (block.signature !== undefined) return { type: "thinking", text: block.text, signature: block.signature, ...from };
-  if (block.encrypted !== undefined) return { type: "thinking", text: block.text, encrypted: block.encrypted, ...from };
+  if (block.signature !== undefined)
+    return { type: "thinking", text: block.text, signature: block.signature, ...from };
+  if (block.encrypted !== undefined)
+    return { type: "thinking", text: block.text, encrypted: block.encrypted, ...from };
   return { type: "thinking", text: block.text, ...from };
 }
 
 // pi.stop-reason: pi spells stop reasons stop/length/toolUse/error/aborted.
-const fromPiSpelling: Record<string, string> = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use" };
+const fromPiSpelling: Record<string, string> = {
+  stop: "end_turn",
+  length: "max_tokens",
+  toolUse: "tool_use",
+};
 
 function projectStopReason(message: Message): string {
   const reason = message.stopReason;
-  if (reason === undefined) return message.content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
+  if (reason === undefined)
+    return message.content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
   return Object.hasOwn(fromPiSpelling, reason) ? (fromPiSpelling[reason] as string) : reason;
 }
 
@@ -160,6 +179,10 @@ type Piece =
 function userPieces(message: Message): Piece[] {
   const pieces: Piece[] = [];
   let run: Block[] | undefined;
+  const add = (item: Block) => {
+    run ??= [];
+    run.push(item);
+  };
   const flush = () => {
     if (run === undefined) return;
     const out: Message = { role: "user", content: run, timestamp: message.timestamp };
@@ -168,10 +191,13 @@ function userPieces(message: Message): Piece[] {
     run = undefined;
   };
   for (const block of message.content) {
-    if (block.type === "text" || block.type === "image") (run ??= []).push(block);
+    if (block.type === "text" || block.type === "image") add(block);
     else if (block.type === "tool_use") {
       const { name, input } = toCanonical(block.tool);
-      (run ??= []).push({ type: "text", text: `[tool call ${name} ${stringifyJson(input, undefined, "pi")}]` });
+      add({
+        type: "text",
+        text: `[tool call ${name} ${stringifyJson(input, undefined, "pi")}]`,
+      });
     } else if (block.type === "tool_result" || block.type === "compaction") {
       flush();
       pieces.push(
@@ -193,16 +219,24 @@ function userPieces(message: Message): Piece[] {
 function assistantPieces(message: Message): Piece[] {
   let provider: string | undefined;
   for (const block of message.content)
-    if (block.type === "thinking" && provider === undefined && block.provider !== undefined && block.provider !== "")
+    if (
+      block.type === "thinking" &&
+      provider === undefined &&
+      block.provider !== undefined &&
+      block.provider !== ""
+    )
       provider = block.provider;
   const content: Block[] = [];
   const after: Piece[] = [];
   for (const block of message.content) {
     if (block.type === "text") content.push(block);
     else if (block.type === "thinking") content.push(projectThinking(block, provider));
-    else if (block.type === "tool_use") content.push({ type: "tool_use", id: block.id, tool: projectTool(block.tool) });
-    else if (block.type === "tool_result") after.push({ kind: "result", block, timestamp: message.timestamp });
-    else if (block.type === "compaction") after.push({ kind: "compaction", block, timestamp: message.timestamp });
+    else if (block.type === "tool_use")
+      content.push({ type: "tool_use", id: block.id, tool: projectTool(block.tool) });
+    else if (block.type === "tool_result")
+      after.push({ kind: "result", block, timestamp: message.timestamp });
+    else if (block.type === "compaction")
+      after.push({ kind: "compaction", block, timestamp: message.timestamp });
   }
   const out: Message = { role: "assistant", content, timestamp: message.timestamp };
   if (message.model !== undefined && message.model !== "") out.model = message.model;
@@ -242,7 +276,11 @@ export function piProject(transcript: Transcript): Transcript {
     }
     results = undefined;
     if (piece.kind === "compaction")
-      messages.push({ role: "user", content: [projectCompaction(piece.block as CompactionBlock)], timestamp: piece.timestamp });
+      messages.push({
+        role: "user",
+        content: [projectCompaction(piece.block as CompactionBlock)],
+        timestamp: piece.timestamp,
+      });
     else messages.push(piece.message);
   }
   return { meta: projectMeta(transcript.meta), messages };

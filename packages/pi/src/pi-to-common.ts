@@ -45,7 +45,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 function recordedContext(details: JsonObject | undefined): MessageContext | undefined {
   const mark = details === undefined ? undefined : objectAt(details, "txcript");
   const context = mark === undefined ? undefined : objectAt(mark, "context");
-  if (details === undefined || Object.keys(details).length !== 1 || mark === undefined) return undefined;
+  if (details === undefined || Object.keys(details).length !== 1 || mark === undefined)
+    return undefined;
   if (context === undefined || Object.keys(mark).length !== 1) return undefined;
   const kind = stringAt(context, "kind");
   const source = stringAt(context, "source");
@@ -108,7 +109,12 @@ function readExtensionMessage(reader: Reader, value: JsonObject, timestamp: stri
   });
 }
 
-function compactionMessage(summary: string, tokens: number | undefined, timestamp: string, hook: boolean): Message {
+function compactionMessage(
+  summary: string,
+  tokens: number | undefined,
+  timestamp: string,
+  hook: boolean,
+): Message {
   const block: Block = {
     type: "compaction",
     summary,
@@ -124,7 +130,11 @@ function readMessage(reader: Reader, message: JsonObject, entryTimestamp: string
   const role = stringAt(message, "role");
   switch (role) {
     case "user":
-      push(reader, { role: "user", content: readUserContent(ownValue(message, "content"), options), timestamp });
+      push(reader, {
+        role: "user",
+        content: readUserContent(ownValue(message, "content"), options),
+        timestamp,
+      });
       return;
     case "assistant": {
       const provider = nonEmpty(stringAt(message, "provider"));
@@ -184,7 +194,15 @@ function readMessage(reader: Reader, message: JsonObject, entryTimestamp: string
       });
       return;
     case "compactionSummary":
-      push(reader, compactionMessage(stringAt(message, "summary") ?? "", countAt(message, "tokensBefore"), timestamp, false));
+      push(
+        reader,
+        compactionMessage(
+          stringAt(message, "summary") ?? "",
+          countAt(message, "tokensBefore"),
+          timestamp,
+          false,
+        ),
+      );
       return;
     case "custom":
       readExtensionMessage(reader, message, timestamp);
@@ -240,7 +258,12 @@ function readEntry(reader: Reader, entry: JsonObject): void {
         warn(options, piLoss.compactionFields, "kept a compaction's summary and token count");
       push(
         reader,
-        compactionMessage(stringAt(entry, "summary") ?? "", countAt(entry, "tokensBefore"), timestamp, ownValue(entry, "fromHook") === true),
+        compactionMessage(
+          stringAt(entry, "summary") ?? "",
+          countAt(entry, "tokensBefore"),
+          timestamp,
+          ownValue(entry, "fromHook") === true,
+        ),
       );
       return;
     case "model_change":
@@ -252,7 +275,10 @@ function readEntry(reader: Reader, entry: JsonObject): void {
       warn(options, piLoss.settingsEntry, "a thinking level change is not kept");
       return;
     case "custom": {
-      const lineage = stringAt(entry, "customType") === lineageType ? readLineage(objectAt(entry, "data")) : undefined;
+      const lineage =
+        stringAt(entry, "customType") === lineageType
+          ? readLineage(objectAt(entry, "data"))
+          : undefined;
       if (lineage !== undefined) reader.lineage ??= lineage;
       else warn(options, piLoss.customEntry, "dropped an extension's custom entry");
       return;
@@ -280,11 +306,18 @@ function readTitle(entries: readonly JsonObject[]): string | undefined {
 export function piToCommon(session: PiSession, options?: PiReadOptions): Transcript {
   const tree = selectPath(session);
   const { header } = tree;
-  if (header === undefined) warn(options, piLoss.notASession, "the first line is not a session header");
+  if (header === undefined)
+    warn(options, piLoss.notASession, "the first line is not a session header");
   else if (headerExtras.some((key) => ownValue(header, key) !== undefined))
     warn(options, piLoss.headerFields, "header fields Common has no place for");
   if (tree.abandonedCount > 0)
-    warn(options, piLoss.branch, "left out entries of abandoned branches", undefined, tree.abandonedCount);
+    warn(
+      options,
+      piLoss.branch,
+      "left out entries of abandoned branches",
+      undefined,
+      tree.abandonedCount,
+    );
 
   const headerTime = header === undefined ? undefined : isoTimestamp(ownValue(header, "timestamp"));
   const reader: Reader = {
@@ -313,7 +346,9 @@ export function piToCommon(session: PiSession, options?: PiReadOptions): Transcr
     headerModel ??
     (reader.modelChanged
       ? reader.firstModel
-      : reader.messages.find((message) => message.role === "assistant" && message.model !== undefined)?.model);
+      : reader.messages.find(
+          (message) => message.role === "assistant" && message.model !== undefined,
+        )?.model);
   if (model !== undefined) meta.model = model;
   if (reader.lineage !== undefined) meta.lineage = reader.lineage;
   return { meta, messages: reader.messages };

@@ -4,9 +4,20 @@
 // only when its arguments fit exactly (bash's timeout is seconds, Claude
 // Code's milliseconds: such a call stays Raw); every other call keeps its
 // name and arguments as they are.
-import { fromCanonical, isJsonObject, type Json, type JsonObject, type Tool, toCanonical } from "@txcript/core";
+import {
+  fromCanonical,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Tool,
+  toCanonical,
+} from "@txcript/core";
 
-function keysAre(object: JsonObject, allowed: readonly string[], required: readonly string[]): boolean {
+function keysAre(
+  object: JsonObject,
+  allowed: readonly string[],
+  required: readonly string[],
+): boolean {
   const keys = Object.keys(object);
   return keys.every((key) => allowed.includes(key)) && required.every((key) => keys.includes(key));
 }
@@ -32,7 +43,11 @@ function renamed(object: JsonObject, names: Readonly<Record<string, string>>): J
   return out;
 }
 
-function editPairs(edits: Json | undefined, from: [string, string], to: [string, string]): Json[] | undefined {
+function editPairs(
+  edits: Json | undefined,
+  from: [string, string],
+  to: [string, string],
+): Json[] | undefined {
   if (!Array.isArray(edits)) return undefined;
   const out: Json[] = [];
   for (const edit of edits) {
@@ -58,7 +73,11 @@ export function piToolToCommon(name: string, input: Json): Tool {
           return fromCanonical("Read", renamed(input, { path: "file_path" }));
         break;
       case "write":
-        if (keysAre(input, ["path", "content"], ["path", "content"]) && isString(input.path) && isString(input.content))
+        if (
+          keysAre(input, ["path", "content"], ["path", "content"]) &&
+          isString(input.path) &&
+          isString(input.content)
+        )
           return fromCanonical("Write", renamed(input, { path: "file_path" }));
         break;
       case "edit":
@@ -73,7 +92,11 @@ export function piToolToCommon(name: string, input: Json): Tool {
             renamed(input, { path: "file_path", oldText: "old_string", newText: "new_string" }),
           );
         if (keysAre(input, ["path", "edits"], ["path", "edits"]) && isString(input.path)) {
-          const edits = editPairs(input.edits, ["oldText", "newText"], ["old_string", "new_string"]);
+          const edits = editPairs(
+            input.edits,
+            ["oldText", "newText"],
+            ["old_string", "new_string"],
+          );
           if (edits !== undefined) {
             const multi = renamed(input, { path: "file_path" });
             multi.edits = edits;
@@ -109,7 +132,11 @@ export function commonToolToPi(tool: Tool): { name: string; input: Json } {
         };
       break;
     case "MultiEdit": {
-      const edits = editPairs(tool.input.edits as Json, ["old_string", "new_string"], ["oldText", "newText"]);
+      const edits = editPairs(
+        tool.input.edits as Json,
+        ["old_string", "new_string"],
+        ["oldText", "newText"],
+      );
       if (edits !== undefined) {
         const input = renamed(tool.input as JsonObject, { file_path: "path" });
         input.edits = edits;
@@ -118,7 +145,8 @@ export function commonToolToPi(tool: Tool): { name: string; input: Json } {
       break;
     }
     case "Bash":
-      if (Object.keys(tool.input).length === 1) return { name: "bash", input: tool.input as JsonObject };
+      if (Object.keys(tool.input).length === 1)
+        return { name: "bash", input: tool.input as JsonObject };
       break;
   }
   return toCanonical(tool);

@@ -50,6 +50,7 @@ export function selectPath(session: PiSession): PiPath {
   const path = reversed.reverse();
   let abandonedCount = 0;
   for (const entry of entries)
-    if (!seen.has(entry) && conversationTypes.has(stringAt(entry, "type") ?? "")) abandonedCount += 1;
+    if (!seen.has(entry) && conversationTypes.has(stringAt(entry, "type") ?? ""))
+      abandonedCount += 1;
   return { header, version, entries, path, abandonedCount };
 }

@@ -1,0 +1,35 @@
+// pi as a harness: the tree JSONL codec, the ~/.pi/agent/sessions store, a
+// writer that streams line by line, and `pi --session <id>` (run in the
+// session's cwd, which must exist: continue writes the target directory).
+import type { HarnessDefinition } from "@txcript/core";
+import { commonToPiLines } from "./common-to-pi.js";
+import { piCodec } from "./pi-codec.js";
+import { piResumeCommand } from "./pi-paths.js";
+import { piProject } from "./pi-project.js";
+import type { PiSession } from "./pi-schema.js";
+import { PiStore } from "./pi-store.js";
+
+export const piHarness: HarnessDefinition<PiSession> = {
+  id: "pi",
+  displayName: "pi session",
+  aliases: ["pi-coding-agent", "pi_coding_agent", "pi-mono"],
+  codec: piCodec,
+  extension: ".jsonl",
+  project: (transcript) => piProject(transcript),
+  *serializeChunks(transcript, options) {
+    for (const line of commonToPiLines(transcript, options)) yield `${line}\n`;
+  },
+  environment: [
+    [
+      "PI_CODING_AGENT_DIR",
+      "the pi agent directory (sessions in <dir>/sessions; default ~/.pi/agent)",
+    ],
+    [
+      "PI_CODING_AGENT_SESSION_DIR",
+      "a directory holding every pi session directly, instead of <agent dir>/sessions",
+    ],
+  ],
+  store: (environment, root) =>
+    new PiStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => [...piResumeCommand(id)],
+};

@@ -1,0 +1,321 @@
+// The pi session store: `<agent dir>/sessions/--<munged cwd>--/<timestamp>_<id>.jsonl`
+// (agent dir `$PI_CODING_AGENT_DIR`, else ~/.pi/agent), or every session
+// directly in `$PI_CODING_AGENT_SESSION_DIR`. A session is known by the id in
+// its header line, as pi knows it; discovery reads a bounded head and tail of
+// each file, never a whole session. Writes are atomic and never clobber.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type Discovered,
+  ioError,
+  readHead,
+  readTextFile,
+  type SaveOptions,
+  type SkippedFile,
+  type Store,
+  TxcriptError,
+  writeFileAtomic,
+} from "@txcript/core";
+import { piCodec } from "./pi-codec.js";
+import { mungePiCwd, piSessionFileName, piSessionsRoot } from "./pi-paths.js";
+import { harness, type PiSession } from "./pi-schema.js";
+
+export interface PiStoreOptions {
+  /** The sessions directory; defaults to PiStore.defaultRoot(env). */
+  root?: string;
+  /** Whether sessions sit directly in `root` (PI_CODING_AGENT_SESSION_DIR) rather than in per-cwd directories. */
+  flat?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface PiSaveOptions extends SaveOptions {
+  /** The directory's cwd when the header records none. */
+  cwd?: string;
+}
+
+const headBytes = 65_536;
+const safeId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+interface Header {
+  id: string;
+  timestamp?: string;
+  cwd?: string;
+}
+
+function own(value: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** The header of a session's first line, or undefined when pi would not take the file for a session. */
+function readHeader(firstLine: string): Header | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(firstLine);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const object = value as Record<string, unknown>;
+  const id = own(object, "id");
+  if (own(object, "type") !== "session" || typeof id !== "string") return undefined;
+  const header: Header = { id };
+  const timestamp = own(object, "timestamp");
+  const cwd = own(object, "cwd");
+  if (typeof timestamp === "string") header.timestamp = timestamp;
+  if (typeof cwd === "string") header.cwd = cwd;
+  return header;
+}
+
+function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The title pi's session list shows: the latest session_info name, else the first user text. */
+function titleOf(lines: readonly string[]): string | undefined {
+  let name: string | undefined;
+  let prompt: string | undefined;
+  for (const line of lines) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
+    const entry = value as Record<string, unknown>;
+    const type = own(entry, "type");
+    if (type === "session_info") {
+      const named = own(entry, "name");
+      name = typeof named === "string" && named.trim() !== "" ? named.trim() : undefined;
+    }
+    const message = own(entry, "message");
+    if (
+      prompt !== undefined ||
+      type !== "message" ||
+      typeof message !== "object" ||
+      message === null
+    )
+      continue;
+    const record = message as Record<string, unknown>;
+    if (own(record, "role") !== "user") continue;
+    const content = own(record, "content");
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content
+              .filter(
+                (block) =>
+                  typeof block === "object" &&
+                  block !== null &&
+                  (block as { type?: unknown }).type === "text",
+              )
+              .map((block) => String((block as { text?: unknown }).text ?? ""))
+              .join(" ")
+          : "";
+    if (text.trim() !== "") prompt = oneLine(text);
+  }
+  return name ?? prompt;
+}
+
+async function readTail(file: string, size: number): Promise<string> {
+  if (size <= headBytes) return "";
+  const handle = await fs.open(file, "r");
+  try {
+    const length = Math.min(headBytes, size - headBytes);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    // The first line of the tail is usually cut: drop it.
+    const text = buffer.toString("utf8");
+    return text.slice(text.indexOf("\n") + 1);
+  } finally {
+    await handle.close();
+  }
+}
+
+export class PiStore implements Store<PiSession> {
+  readonly harness = harness;
+  readonly root: string;
+  readonly flat: boolean;
+
+  /** `$PI_CODING_AGENT_SESSION_DIR`, else `<agent dir>/sessions`. */
+  static defaultRoot(env: NodeJS.ProcessEnv = process.env): string {
+    return piSessionsRoot(env).root;
+  }
+
+  constructor(options: PiStoreOptions = {}) {
+    const env = options.env ?? process.env;
+    const fallback = piSessionsRoot(env);
+    this.root = path.resolve(options.root ?? fallback.root);
+    this.flat = options.flat ?? (options.root === undefined ? fallback.flat : false);
+  }
+
+  async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    for (const file of await this.#files(onSkip)) {
+      try {
+        const stat = await fs.stat(file);
+        const head = await readHead(file, headBytes);
+        const lines = head.split("\n");
+        const header = readHeader(lines[0] ?? "");
+        if (header === undefined) {
+          onSkip?.({
+            path: file,
+            reason: "not a pi session (its first line is not a session header)",
+          });
+          continue;
+        }
+        // A cut last line of the head is skipped by JSON.parse failing.
+        const tail = await readTail(file, stat.size);
+        const found: Discovered = {
+          harness,
+          id: header.id,
+          path: file,
+          updatedAt: stat.mtime.toISOString(),
+        };
+        const title = titleOf([...lines.slice(1), ...tail.split("\n")]);
+        if (title !== undefined) found.title = title;
+        if (header.cwd !== undefined) found.cwd = header.cwd;
+        yield found;
+      } catch (cause) {
+        onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+      }
+    }
+  }
+
+  async load(id: string): Promise<PiSession> {
+    const file = await this.locate(id);
+    return piCodec.parse(await readTextFile(file, { harness }), { file });
+  }
+
+  async save(
+    session: PiSession,
+    options: PiSaveOptions = {},
+  ): Promise<{ id: string; path: string }> {
+    const first = session.lines.find((line) => line.text.trim() !== "");
+    const header = first === undefined ? undefined : readHeader(first.text);
+    if (header === undefined || !safeId.test(header.id)) {
+      throw new TxcriptError(
+        "USAGE",
+        "the session has no header with an id pi can name its file by",
+        {
+          harness,
+          hint: "write it with piCodec.fromCommon, which maps any id to one pi can use",
+        },
+      );
+    }
+    const timestamp = header.timestamp ?? new Date(0).toISOString();
+    const cwd = header.cwd ?? options.cwd;
+    let directory = this.root;
+    if (!this.flat) {
+      if (cwd === undefined || cwd === "") {
+        throw new TxcriptError("USAGE", "the session records no cwd to place it under", {
+          harness,
+          hint: "set the transcript's meta.cwd, or pass { cwd } to save",
+        });
+      }
+      directory = path.join(this.root, mungePiCwd(cwd));
+    }
+    const target = path.join(directory, piSessionFileName(timestamp, header.id));
+    if (!options.overwrite) {
+      const elsewhere = (await this.#find(header.id)).filter((file) => file !== target);
+      if (elsewhere.length > 0)
+        throw new TxcriptError("CONFLICT", `session ${header.id} already exists`, {
+          harness,
+          location: { file: elsewhere[0] as string },
+          hint: "pass overwrite: true to write a second copy",
+        });
+    }
+    try {
+      await fs.mkdir(directory, { recursive: true });
+    } catch (cause) {
+      throw ioError(cause, directory, "write", harness);
+    }
+    await writeFileAtomic(target, piCodec.serialize(session), {
+      overwrite: options.overwrite === true,
+      root: this.root,
+      harness,
+    });
+    return { id: header.id, path: target };
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = await this.locate(id);
+    try {
+      await fs.unlink(file);
+    } catch (cause) {
+      throw ioError(cause, file, "delete", harness);
+    }
+  }
+
+  /** The file of session `id` (by its header): NOT_FOUND when none, AMBIGUOUS when two files hold it. */
+  async locate(id: string): Promise<string> {
+    const files = await this.#find(id);
+    if (files.length === 0)
+      throw new TxcriptError("NOT_FOUND", `no pi session ${id}`, {
+        harness,
+        location: { file: this.root },
+      });
+    if (files.length > 1)
+      throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} files`, {
+        harness,
+        location: { file: files[0] as string },
+        hint: files.join(", "),
+      });
+    return files[0] as string;
+  }
+
+  /** Files whose header names `id`: those named `…_<id>.jsonl` first; only when none is, every file's header. */
+  async #find(id: string): Promise<string[]> {
+    if (!safeId.test(id))
+      throw new TxcriptError(
+        "UNSAFE_PATH",
+        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
+        {
+          harness,
+          hint: "a pi session id is a UUID such as 019a0000-1111-7000-8000-000000000000",
+        },
+      );
+    const files = await this.#files();
+    const named = files.filter((file) => path.basename(file).endsWith(`_${id}.jsonl`));
+    const found: string[] = [];
+    for (const file of named.length > 0 ? named : files) {
+      const head = await readHead(file, 4096).catch(() => "");
+      if (readHeader(head.split("\n")[0] ?? "")?.id === id) found.push(file);
+    }
+    return found;
+  }
+
+  async #files(onSkip?: (skipped: SkippedFile) => void): Promise<string[]> {
+    const directories = this.flat ? [this.root] : await this.#subdirectories();
+    const files: string[] = [];
+    for (const directory of directories) {
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await fs.readdir(directory, { withFileTypes: true });
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
+        onSkip?.({ path: directory, reason: ioError(cause, directory, "list", harness).message });
+        continue;
+      }
+      for (const entry of entries)
+        if (entry.isFile() && entry.name.endsWith(".jsonl"))
+          files.push(path.join(directory, entry.name));
+    }
+    return files.sort();
+  }
+
+  async #subdirectories(): Promise<string[]> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await fs.readdir(this.root, { withFileTypes: true });
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw ioError(cause, this.root, "list", harness);
+    }
+    return entries
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(this.root, entry.name))
+      .sort();
+  }
+}
