@@ -13,6 +13,7 @@ import {
   type Meta,
   ownValue,
   readTimestamp,
+  type Subagent,
   type Transcript,
   TxcriptError,
   type Usage,
@@ -59,16 +60,17 @@ function count(value: Json | undefined): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : 0;
 }
 
-function usageOf(info: JsonObject, entry: OpencodeEntry): Usage | undefined {
-  const tokens = objectField(info, "tokens");
+function usageFrom(
+  tokens: JsonObject | undefined,
+  cost: number,
+  stepped: boolean,
+): Usage | undefined {
   const cache = tokens === undefined ? undefined : objectField(tokens, "cache");
   const input = count(tokens && ownValue(tokens, "input"));
   const output = count(tokens && ownValue(tokens, "output"));
   const reasoning = count(tokens && ownValue(tokens, "reasoning"));
   const read = count(cache && ownValue(cache, "read"));
   const write = count(cache && ownValue(cache, "write"));
-  const cost = numberField(info, "cost") ?? 0;
-  const stepped = entry.parts.some((part) => ownValue(part, "type") === "step-finish");
   if (!stepped && input + output + reasoning + read + write === 0 && !(cost > 0)) return undefined;
   const usage: Usage = {
     inputTokens: input,
@@ -81,6 +83,32 @@ function usageOf(info: JsonObject, entry: OpencodeEntry): Usage | undefined {
   return usage;
 }
 
+function usageOf(info: JsonObject, parts: readonly JsonObject[]): Usage | undefined {
+  const stepped = parts.some((part) => ownValue(part, "type") === "step-finish");
+  return usageFrom(objectField(info, "tokens"), numberField(info, "cost") ?? 0, stepped);
+}
+
+/**
+ * An assistant message's parts, one list per model step. OpenCode ≥ 1.x
+ * writes one step per message; earlier versions put every step of a turn
+ * in one message, each opened by a step-start part.
+ */
+function stepsOf(parts: readonly JsonObject[]): JsonObject[][] {
+  const starts = parts.filter((part) => ownValue(part, "type") === "step-start").length;
+  if (starts < 2) return [[...parts]];
+  const steps: JsonObject[][] = [];
+  let current: JsonObject[] = [];
+  for (const part of parts) {
+    if (ownValue(part, "type") === "step-start" && current.length > 0) {
+      steps.push(current);
+      current = [];
+    }
+    current.push(part);
+  }
+  steps.push(current);
+  return steps;
+}
+
 function stopReasonOf(info: JsonObject): string | undefined {
   const error = objectField(info, "error");
   if (error !== undefined)
@@ -88,6 +116,12 @@ function stopReasonOf(info: JsonObject): string | undefined {
   const finish = stringField(info, "finish");
   if (finish === undefined || finish === "") return undefined;
   return Object.hasOwn(finishToStop, finish) ? finishToStop[finish] : finish;
+}
+
+function stepReasonOf(finish: JsonObject | undefined): string | undefined {
+  const reason = finish === undefined ? undefined : stringField(finish, "reason");
+  if (!reason) return undefined;
+  return Object.hasOwn(finishToStop, reason) ? finishToStop[reason] : reason;
 }
 
 function thinkingOf(part: JsonObject, text: string): Block {
@@ -124,10 +158,10 @@ interface Converted {
   results: { block: Block; end: Json | undefined }[];
 }
 
-function convertParts(reader: Reader, entry: OpencodeEntry, path: string): Converted {
+function convertParts(reader: Reader, parts: readonly JsonObject[], path: string): Converted {
   const content: Block[] = [];
   const results: Converted["results"] = [];
-  entry.parts.forEach((part, index) => {
+  parts.forEach((part, index) => {
     const type = ownValue(part, "type");
     const where = `${path}.parts[${index}]`;
     const unmodeled = () =>
@@ -292,27 +326,76 @@ export function opencodeToCommon(
       });
       continue;
     }
-    const { content, results } = convertParts(reader, entry, path);
-    const message: Message = { role, content, timestamp };
-    if (role === "assistant") {
-      const model = stringField(info, "modelID");
-      if (model) message.model = model;
-      const stopReason = stopReasonOf(info);
-      if (stopReason !== undefined) message.stopReason = stopReason;
-      const usage = usageOf(info, entry);
-      if (usage !== undefined) message.usage = usage;
-    } else if (isContext(entry)) message.context = { kind: "injected" };
-    messages.push(message);
-    if (results.length > 0) {
-      const first = results[0] as Converted["results"][number];
-      const resultTime =
-        first.end === undefined ? timestamp : timeOf(reader, first.end, `${path}.parts`);
-      messages.push({
-        role: "user",
-        content: results.map((result) => result.block),
-        timestamp: resultTime,
-      });
-    }
+    const steps = role === "assistant" ? stepsOf(entry.parts) : [entry.parts];
+    steps.forEach((parts, step) => {
+      const { content, results } = convertParts(reader, parts, path);
+      const message: Message = { role, content, timestamp };
+      if (role === "assistant") {
+        const model = stringField(info, "modelID");
+        if (model) message.model = model;
+        const last = step === steps.length - 1;
+        const finish = parts.find((part) => ownValue(part, "type") === "step-finish");
+        const stopReason = last ? stopReasonOf(info) : stepReasonOf(finish);
+        if (stopReason !== undefined) message.stopReason = stopReason;
+        const usage =
+          steps.length === 1
+            ? usageOf(info, parts)
+            : finish === undefined
+              ? undefined
+              : usageFrom(objectField(finish, "tokens"), numberField(finish, "cost") ?? 0, true);
+        if (usage !== undefined) message.usage = usage;
+      } else if (isContext(entry)) message.context = { kind: "injected" };
+      messages.push(message);
+      if (results.length > 0) {
+        const first = results[0] as Converted["results"][number];
+        const resultTime =
+          first.end === undefined ? timestamp : timeOf(reader, first.end, `${path}.parts`);
+        messages.push({
+          role: "user",
+          content: results.map((result) => result.block),
+          timestamp: resultTime,
+        });
+      }
+    });
   }
+  if (session.children !== undefined && session.children.length > 0)
+    return { meta, messages, subagents: subagentsOf(session, options) };
   return { meta, messages };
+}
+
+/** The task tool call that spawned a child session (its state.metadata.sessionId), if recorded. */
+function spawningCall(
+  session: OpencodeSession,
+  childId: string,
+): { id: string; agentType?: string } | undefined {
+  for (const entry of session.document.messages)
+    for (const part of entry.parts) {
+      if (ownValue(part, "type") !== "tool") continue;
+      const state = objectField(part, "state");
+      const metadata = state === undefined ? undefined : objectField(state, "metadata");
+      if (metadata === undefined || stringField(metadata, "sessionId") !== childId) continue;
+      const id = stringField(part, "callID");
+      if (!id) return undefined;
+      const input = state === undefined ? undefined : objectField(state, "input");
+      const agentType = input === undefined ? undefined : stringField(input, "subagent_type");
+      return agentType ? { id, agentType } : { id };
+    }
+  return undefined;
+}
+
+/** Child sessions (loaded by a store) as Common subagents, linked to their task calls. */
+function subagentsOf(session: OpencodeSession, options?: ConversionOptions): Subagent[] {
+  return (session.children ?? []).map((child) => {
+    const transcript = opencodeToCommon(child, options);
+    const subagent: Subagent = { id: transcript.meta.id, messages: transcript.messages };
+    const call = spawningCall(session, transcript.meta.id);
+    if (call !== undefined) {
+      subagent.toolUseId = call.id;
+      if (call.agentType !== undefined) subagent.agentType = call.agentType;
+    }
+    if (transcript.meta.title !== undefined) subagent.title = transcript.meta.title;
+    if (transcript.meta.model !== undefined) subagent.model = transcript.meta.model;
+    if (transcript.subagents !== undefined) subagent.subagents = transcript.subagents;
+    return subagent;
+  });
 }

@@ -1,0 +1,36 @@
+// OpenCode as a harness: its export JSON, the read-only database and
+// storage-tree store, and continuing through `opencode import` (afterSave)
+// then `opencode --session <id>` in the session's directory.
+import type { HarnessDefinition } from "@txcript/core";
+import { opencodeCodec } from "./opencode-codec.js";
+import { opencodeImport } from "./opencode-import.js";
+import { opencodeResumeCommand } from "./opencode-paths.js";
+import { opencodeProject } from "./opencode-project.js";
+import type { OpencodeSession } from "./opencode-schema.js";
+import { OpencodeStore } from "./opencode-store.js";
+
+export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
+  id: "opencode",
+  displayName: "OpenCode session",
+  aliases: ["open-code", "oc", "sst-opencode"],
+  codec: opencodeCodec,
+  extension: ".json",
+  project: (transcript) => opencodeProject(transcript),
+  environment: [
+    [
+      "XDG_DATA_HOME",
+      "OpenCode's data directory is <dir>/opencode (default ~/.local/share/opencode)",
+    ],
+    ["OPENCODE_DB", "the OpenCode database file (absolute, or relative to the data directory)"],
+  ],
+  store: (environment, root) =>
+    new OpencodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => opencodeResumeCommand(id),
+  afterSave: async (saved, context) => {
+    const imported = await opencodeImport(saved.path, {
+      cwd: context.cwd,
+      env: context.environment,
+    });
+    return { id: imported.id, path: saved.path };
+  },
+};

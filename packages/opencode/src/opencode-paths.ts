@@ -1,0 +1,43 @@
+// Where OpenCode keeps sessions: the SQLite database (OpenCode ≥ 1.2) and
+// the JSON storage tree of earlier versions, both under its data directory
+// `$XDG_DATA_HOME/opencode` (default ~/.local/share/opencode), and the
+// command that resumes a session.
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Environment } from "@txcript/core";
+
+/** OpenCode's data directory. */
+export function opencodeDataDir(env: Environment = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share");
+  return path.join(base, "opencode");
+}
+
+/** Release channels that share the plain `opencode.db`; others get `opencode-<channel>.db`. */
+const sharedChannels = new Set(["latest", "beta", "prod"]);
+
+/**
+ * The database file OpenCode uses: `OPENCODE_DB` (absolute, or relative to
+ * the data directory) when set, else `opencode.db` (or `opencode-<channel>.db`
+ * for other release channels). Undefined for `OPENCODE_DB=:memory:`.
+ */
+export function opencodeDatabasePath(
+  env: Environment = process.env,
+  channel = "latest",
+): string | undefined {
+  const override = env.OPENCODE_DB;
+  if (override === ":memory:") return undefined;
+  if (override)
+    return path.isAbsolute(override) ? override : path.join(opencodeDataDir(env), override);
+  const name = sharedChannels.has(channel) ? "opencode.db" : `opencode-${channel}.db`;
+  return path.join(opencodeDataDir(env), name);
+}
+
+/** The pre-1.2 JSON storage tree (`session/<project>/<ses>.json`, `message/<ses>/`, `part/<msg>/`). */
+export function opencodeStorageDir(env: Environment = process.env): string {
+  return path.join(opencodeDataDir(env), "storage");
+}
+
+/** The argv that opens a session in OpenCode's TUI, run in the session's directory. */
+export function opencodeResumeCommand(id: string, bin = "opencode"): string[] {
+  return [bin, "--session", id];
+}
