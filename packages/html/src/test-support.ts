@@ -1,0 +1,538 @@
+// Sessions for the page tests (not exported from the entry): a small one with
+// every feature, a long generated one, and a hostile one whose every string
+// is markup or script. Also a tiny PNG encoder/reader for images and screenshots.
+import { deflateSync, inflateSync } from "node:zlib";
+import type { Message, Transcript } from "@txcript/core";
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] as number) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A width×height RGB gradient PNG, base64. */
+export function gradientPng(width: number, height: number): string {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows: number[] = [];
+  for (let y = 0; y < height; y += 1) {
+    rows.push(0);
+    for (let x = 0; x < width; x += 1)
+      rows.push(Math.round((x / width) * 255), Math.round((y / height) * 200), 180);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.from(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]).toString("base64");
+}
+
+/** Width, height and the number of distinct bytes in the pixel data of a PNG file. */
+export function readPng(file: Buffer): { width: number; height: number; distinctBytes: number } {
+  if (file.subarray(0, 8).toString("hex") !== "89504e470d0a1a0a") throw new Error("not a PNG");
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  const data: Buffer[] = [];
+  while (at < file.length) {
+    const length = file.readUInt32BE(at);
+    const type = file.toString("latin1", at + 4, at + 8);
+    const body = file.subarray(at + 8, at + 8 + length);
+    if (type === "IHDR") {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+    } else if (type === "IDAT") data.push(body);
+    at += 12 + length;
+  }
+  const pixels = inflateSync(Buffer.concat(data));
+  const seen = new Set<number>();
+  for (let index = 0; index < pixels.length && seen.size < 256; index += 7)
+    seen.add(pixels[index] as number);
+  return { width, height, distinctBytes: seen.size };
+}
+
+const start = Date.parse("2026-03-01T09:30:00.000Z");
+const at = (seconds: number) => new Date(start + seconds * 1000).toISOString();
+const usage = (input: number, output: number) => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheReadInputTokens: input * 8,
+  cacheCreationInputTokens: Math.round(input / 2),
+});
+
+const testOutput = Array.from({ length: 60 }, (_, n) =>
+  n === 57
+    ? "  ✓ range.test.ts › last item is included"
+    : `  ✓ suite ${Math.floor(n / 10)} › case ${n}`,
+).join("\n");
+
+/** A short session with every feature the page shows. */
+export function smallSession(): Transcript {
+  const messages: Message[] = [
+    {
+      role: "user",
+      timestamp: at(0),
+      context: { kind: "injected", source: "AGENTS.md" },
+      content: [
+        {
+          type: "text",
+          text: "# Project rules\n- Run `pnpm test` before you finish.\n- Keep functions small.",
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(5),
+      content: [
+        {
+          type: "text",
+          text: "range(1, 5) misses the last item. Can you fix it? Screenshot of the failure:",
+        },
+        {
+          type: "image",
+          source: { type: "base64", mediaType: "image/png", data: gradientPng(160, 48) },
+        },
+      ],
+    },
+    {
+      role: "assistant",
+      timestamp: at(9),
+      model: "claude-sonnet-4-5",
+      usage: usage(1200, 180),
+      content: [
+        {
+          type: "thinking",
+          text: "The loop probably uses < where it needs <=. Read the file first.",
+        },
+        { type: "text", text: "Let me look at the implementation." },
+        {
+          type: "tool_use",
+          id: "call-read",
+          tool: { name: "Read", input: { file_path: "src/range.ts", offset: 1, limit: 12 } },
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(10),
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "call-read",
+          isError: false,
+          content:
+            "export function range(from: number, to: number): number[] {\n  const out = [];\n  for (let i = from; i < to; i++) out.push(i);\n  return out;\n}",
+        },
+      ],
+    },
+    {
+      role: "assistant",
+      timestamp: at(14),
+      model: "claude-sonnet-4-5",
+      usage: usage(1500, 240),
+      content: [
+        { type: "text", text: "The bound is exclusive. Making it inclusive:" },
+        {
+          type: "tool_use",
+          id: "call-edit",
+          tool: {
+            name: "Edit",
+            input: {
+              file_path: "src/range.ts",
+              old_string: "  for (let i = from; i < to; i++) out.push(i);",
+              new_string: "  for (let i = from; i <= to; i++) out.push(i);",
+            },
+          },
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(15),
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "call-edit",
+          isError: false,
+          content: "The file src/range.ts has been updated.",
+        },
+      ],
+    },
+    {
+      role: "assistant",
+      timestamp: at(20),
+      model: "claude-sonnet-4-5",
+      usage: usage(1700, 120),
+      content: [
+        {
+          type: "tool_use",
+          id: "call-test",
+          tool: {
+            name: "Bash",
+            input: { command: "pnpm test -- range", description: "Run the range tests" },
+          },
+        },
+        {
+          type: "tool_use",
+          id: "call-task",
+          tool: {
+            name: "Task",
+            input: {
+              description: "Find other callers",
+              prompt: "Search the repo for callers of range() that relied on the exclusive bound.",
+              subagent_type: "Explore",
+            },
+          },
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(41),
+      content: [
+        { type: "tool_result", toolUseId: "call-test", isError: false, content: testOutput },
+        {
+          type: "tool_result",
+          toolUseId: "call-task",
+          isError: false,
+          content: "One caller: src/pages.ts:12 uses range(0, n - 1).",
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(60),
+      content: [
+        {
+          type: "compaction",
+          summary:
+            "Fixed range() to include its upper bound; tests pass; one caller (src/pages.ts:12) to update.",
+          trigger: "auto",
+          preTokens: 152_000,
+        },
+      ],
+    },
+    {
+      role: "assistant",
+      timestamp: at(66),
+      model: "claude-sonnet-4-5",
+      usage: usage(900, 300),
+      content: [
+        {
+          type: "tool_use",
+          id: "call-write",
+          tool: {
+            name: "Write",
+            input: {
+              file_path: "src/pages.ts",
+              content:
+                "import { range } from './range';\n\nexport const pages = (n: number) => range(0, n - 2);\n",
+            },
+          },
+        },
+      ],
+    },
+    {
+      role: "user",
+      timestamp: at(67),
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "call-write",
+          isError: false,
+          content: "File created successfully at: src/pages.ts",
+        },
+      ],
+    },
+    {
+      role: "assistant",
+      timestamp: at(70),
+      model: "claude-sonnet-4-5",
+      usage: usage(950, 80),
+      content: [
+        {
+          type: "text",
+          text: "Done: `range(1, 5)` now returns `[1, 2, 3, 4, 5]`, and the one caller is adjusted.\n```ts\nrange(1, 5); // [1, 2, 3, 4, 5]\n```",
+        },
+      ],
+    },
+  ];
+  return {
+    meta: {
+      id: "7f0c2a4e-5b1d-4c8e-9a37-2f6d1e8b9c40",
+      timestamp: at(0),
+      title: "Fix the off-by-one in range()",
+      cwd: "/home/dev/work/ranges",
+      gitBranch: "fix/range-bound",
+      model: "claude-sonnet-4-5",
+    },
+    messages,
+    subagents: [
+      {
+        id: "agent-explore-1",
+        toolUseId: "call-task",
+        agentType: "Explore",
+        title: "Find other callers",
+        messages: [
+          {
+            role: "user",
+            timestamp: at(21),
+            content: [
+              {
+                type: "text",
+                text: "Search the repo for callers of range() that relied on the exclusive bound.",
+              },
+            ],
+          },
+          {
+            role: "assistant",
+            timestamp: at(25),
+            model: "claude-haiku-4-5",
+            content: [
+              {
+                type: "tool_use",
+                id: "sub-grep",
+                tool: { name: "Grep", input: { pattern: "range\\(", path: "src" } },
+              },
+            ],
+          },
+          {
+            role: "user",
+            timestamp: at(26),
+            content: [
+              {
+                type: "tool_result",
+                toolUseId: "sub-grep",
+                isError: false,
+                content: "src/range.ts:1\nsrc/pages.ts:12",
+              },
+            ],
+          },
+          {
+            role: "assistant",
+            timestamp: at(30),
+            model: "claude-haiku-4-5",
+            content: [{ type: "text", text: "One caller: src/pages.ts:12 uses range(0, n - 1)." }],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** A long generated session: `turns` exchanges of text, commands, reads and edits. */
+export function longSession(turns: number): Transcript {
+  const messages: Message[] = [];
+  for (let turn = 0; turn < turns; turn += 1) {
+    const base = turn * 45;
+    const id = `call-${turn}`;
+    messages.push({
+      role: "user",
+      timestamp: at(base + 30),
+      content: [{ type: "text", text: `Step ${turn + 1}: continue with module ${turn % 7}.` }],
+    });
+    const tool =
+      turn % 3 === 0
+        ? ({
+            name: "Bash",
+            input: { command: `pnpm vitest run src/module-${turn % 7}.test.ts` },
+          } as const)
+        : turn % 3 === 1
+          ? ({
+              name: "Read",
+              input: { file_path: `src/module-${turn % 7}.ts`, offset: turn, limit: 40 },
+            } as const)
+          : ({
+              name: "Edit",
+              input: {
+                file_path: `src/module-${turn % 7}.ts`,
+                old_string: `const limit = ${turn};`,
+                new_string: `const limit = ${turn + 1};`,
+              },
+            } as const);
+    messages.push({
+      role: "assistant",
+      timestamp: at(base + 40),
+      model: "gpt-5-codex",
+      usage: usage(2000 + turn, 150),
+      content: [
+        { type: "thinking", text: `Turn ${turn}: decide the next step.` },
+        { type: "text", text: `Working on module ${turn % 7}, step ${turn + 1}.` },
+        { type: "tool_use", id, tool },
+      ],
+    });
+    messages.push({
+      role: "user",
+      timestamp: at(base + 45),
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: id,
+          isError: turn % 11 === 5,
+          content: Array.from(
+            { length: 1 + (turn % 50) },
+            (_, n) => `line ${n} of output ${turn}`,
+          ).join("\n"),
+        },
+      ],
+    });
+  }
+  return {
+    meta: {
+      id: "long-session-0001",
+      timestamp: at(0),
+      title: `A long session (${turns} turns)`,
+      cwd: "/srv/app",
+    },
+    messages,
+  };
+}
+
+/** Markup and script in every string the page shows. */
+export const hostileStrings = [
+  "<script>window.__pwned = 1</script>",
+  "</script><script>window.__pwned = 2</script>",
+  '<img src=x onerror="window.__pwned = 3">',
+  '"><svg onload="window.__pwned = 4">',
+  "' onmouseover='window.__pwned = 5",
+  "<!-- <style>body{display:none}</style> -->",
+  "&lt;already escaped&gt; &amp; <b>bold</b>",
+  '<a href="javascript:window.__pwned=6">click</a>',
+  "<iframe srcdoc='<script>parent.__pwned=7</script>'></iframe>",
+];
+
+export function hostileSession(): Transcript {
+  const h = (n: number) => hostileStrings[n % hostileStrings.length] as string;
+  return {
+    meta: { id: h(0), timestamp: at(0), title: h(1), cwd: h(2), gitBranch: h(3), model: h(4) },
+    messages: [
+      {
+        role: "user",
+        timestamp: at(1),
+        context: { kind: "injected", source: h(5) },
+        content: [{ type: "text", text: h(6) }],
+      },
+      {
+        role: "user",
+        timestamp: at(2),
+        content: hostileStrings.map((text) => ({ type: "text" as const, text })),
+      },
+      {
+        role: "assistant",
+        timestamp: at(3),
+        model: h(7),
+        stopReason: h(8),
+        content: [
+          { type: "thinking", text: h(0) },
+          {
+            type: "tool_use",
+            id: h(1),
+            tool: { name: "Bash", input: { command: h(2), description: h(3) } },
+          },
+          {
+            type: "tool_use",
+            id: h(4),
+            tool: { name: "Edit", input: { file_path: h(5), old_string: h(6), new_string: h(7) } },
+          },
+          {
+            type: "tool_use",
+            id: h(8),
+            tool: { name: "Raw", toolName: h(0), input: { [h(1)]: h(2) } },
+          },
+          {
+            type: "tool_use",
+            id: "w",
+            tool: { name: "Write", input: { file_path: h(3), content: h(4) } },
+          },
+          {
+            type: "tool_use",
+            id: "t",
+            tool: { name: "TodoWrite", input: { todos: [{ content: h(5), status: h(6) }] } },
+          },
+          {
+            type: "image",
+            source: {
+              type: "base64",
+              mediaType: 'image/png" onerror="window.__pwned=8',
+              data: "AAAA",
+            },
+          },
+          {
+            type: "image",
+            source: {
+              type: "base64",
+              mediaType: "image/png",
+              data: '"><script>window.__pwned=9</script>',
+            },
+          },
+        ],
+      },
+      {
+        role: "user",
+        timestamp: at(4),
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: h(1),
+            isError: true,
+            content: hostileStrings.join("\n"),
+          },
+          {
+            type: "tool_result",
+            toolUseId: h(4),
+            isError: false,
+            content: { [h(5)]: [h(6), { type: "text", text: h(7) }] },
+          },
+          {
+            type: "tool_result",
+            toolUseId: h(8),
+            isError: false,
+            content: [{ type: "text", text: h(0) }],
+          },
+        ],
+      },
+      {
+        role: "user",
+        timestamp: at(5),
+        content: [
+          {
+            type: "compaction",
+            summary: h(1),
+            trigger: h(2),
+            history: [{ role: "user", timestamp: at(5), content: [{ type: "text", text: h(3) }] }],
+          },
+        ],
+      },
+    ],
+    subagents: [
+      {
+        id: h(4),
+        toolUseId: h(1),
+        title: h(5),
+        agentType: h(6),
+        model: h(7),
+        messages: [
+          { role: "assistant", timestamp: at(6), content: [{ type: "text", text: h(8) }] },
+        ],
+      },
+    ],
+  };
+}
