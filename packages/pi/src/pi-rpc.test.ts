@@ -154,9 +154,10 @@ describe.skipIf(skipReason !== undefined)(
         expect((await fs.readFile(written.file)).equals(before)).toBe(true);
 
         const state = run.responses.get("get_state")?.data as Record<string, unknown>;
-        const messages = (
-          run.responses.get("get_messages")?.data as { messages: Record<string, unknown>[] }
-        ).messages;
+        const listed = run.responses.get("get_messages")?.data as
+          | { messages: Record<string, unknown>[] }
+          | undefined;
+        const messages = listed?.messages ?? [];
         const stats = run.responses.get("get_session_stats")?.data as Record<string, unknown>;
         const context = documentedContext(written.text);
         expect(state.sessionId).toBe(written.id);
