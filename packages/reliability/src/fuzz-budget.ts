@@ -18,9 +18,13 @@ export function fuzzRuns(): number {
   return Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : ciRuns;
 }
 
-/** True under `pnpm fuzz` (any explicit TXCRIPT_FUZZ_RUNS). */
+/**
+ * True under `pnpm fuzz` (TXCRIPT_FUZZ_RUNS at the long budget or more): only
+ * then is a failing seed saved, so a short run while iterating (say, against
+ * a package someone is halfway through changing) leaves fuzz-seeds.json alone.
+ */
 export function isLongBudget(): boolean {
-  return process.env.TXCRIPT_FUZZ_RUNS !== undefined;
+  return fuzzRuns() >= longRuns;
 }
 
 export interface SavedSeed {

@@ -4,7 +4,14 @@
 import fc from "fast-check";
 import { applyMutations, type Mutation, mutationArbitrary } from "./mutations.js";
 import { checkText, OracleViolation } from "./oracle.js";
-import { type ParserId, type ParserUnderTest, parsers, type Sample, samplesOf } from "./parsers.js";
+import {
+  type ParserId,
+  type ParserUnderTest,
+  parserById,
+  parsers,
+  type Sample,
+  samplesFor,
+} from "./parsers.js";
 
 export const propertyNames = [
   "arbitrary-string",
@@ -94,8 +101,11 @@ export interface PropertyCase {
   description: string;
 }
 
-function caseArbitrary(parser: ParserUnderTest, name: PropertyName): fc.Arbitrary<PropertyCase> {
-  const samples = samplesOf(parser.id);
+function caseArbitrary(
+  parser: ParserUnderTest,
+  name: PropertyName,
+  samples: readonly Sample[],
+): fc.Arbitrary<PropertyCase> {
   switch (name) {
     case "arbitrary-string":
       return fc
@@ -139,17 +149,23 @@ const prototypeMutation = fc.record({
   value: fc.constantFrom<unknown>({ polluted: "yes" }, "polluted", null, [1]),
 });
 
-/** The property `<parser>/<name>`; undefined when that parser has not landed. */
+/**
+ * The property `<parser>/<name>` among `targets` (the registry's unless told:
+ * a test passes its own list with a toy harness); undefined when there is no
+ * such parser, or no sample it reads byte-exactly for the round trip.
+ */
 export function fuzzProperty(
   parserId: ParserId,
   name: PropertyName,
+  targets: readonly ParserUnderTest[] = parsers,
 ): fc.IProperty<[PropertyCase]> | undefined {
-  const parser = parsers.find((candidate) => candidate.id === parserId);
+  const parser = parserById(parserId, targets);
   if (!parser) return undefined;
+  const samples = samplesFor(parser, targets);
   if (name === "prototype-keys-round-trip") {
     // Samples the parser reads byte-exactly: a prototype-named key added to any
     // object must come back out of serialize(parse(text)) as data.
-    const exact = samplesOf(parserId).filter((sample) => {
+    const exact = samples.filter((sample) => {
       try {
         return parser.codec.serialize(parser.codec.parse(sample.text)) === sample.text;
       } catch {
@@ -164,7 +180,7 @@ export function fuzzProperty(
         description: `${sample.name} with ${JSON.stringify(mutation)}`,
       }));
     return fc.property(arbitrary, ({ text }) => {
-      const outcome = checkText(parser, text);
+      const outcome = checkText(parser, text, { targets });
       if (outcome.kind === "rejected" && outcome.stage === "parse") return;
       const again = parser.codec.serialize(parser.codec.parse(text));
       if (again !== text) {
@@ -174,7 +190,7 @@ export function fuzzProperty(
       }
     });
   }
-  return fc.property(caseArbitrary(parser, name), ({ text }) => {
-    checkText(parser, text);
+  return fc.property(caseArbitrary(parser, name, samples), ({ text }) => {
+    checkText(parser, text, { targets });
   });
 }

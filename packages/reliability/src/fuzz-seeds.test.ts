@@ -1,6 +1,8 @@
 // Replays every failing seed `pnpm fuzz` saved in fuzz-seeds.json: the exact
 // counterexample runs again in every normal test run, so a bug the long
 // budget found stays found. An empty file means the long runs found nothing new.
+
+import { harnessDefinitions } from "@txcript/harnesses";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { savedSeeds } from "./fuzz-budget.js";
@@ -13,7 +15,7 @@ describe("saved fuzz seeds replay", () => {
     for (const seed of seeds) {
       const [parser, property] = seed.property.split("/");
       expect(propertyNames).toContain(property);
-      expect(["amp", "stream_json", "claude_code", "common"]).toContain(parser);
+      expect(harnessDefinitions.map((harness) => harness.id)).toContain(parser);
     }
   });
   for (const seed of seeds) {

@@ -88,10 +88,10 @@ export function holdsNonFinite(value: unknown): boolean {
 export function checkText(
   parser: ParserUnderTest,
   text: string,
-  options: { tolerateKnownBugs?: boolean } = {},
+  options: { tolerateKnownBugs?: boolean; targets?: readonly ParserUnderTest[] } = {},
 ): Outcome {
   try {
-    return runStages(parser, text);
+    return runStages(parser, text, options.targets ?? parsers);
   } catch (error) {
     if (error instanceof OracleViolation && options.tolerateKnownBugs !== false) {
       const bug = findKnownBug(parser.id, error.message, text);
@@ -103,7 +103,11 @@ export function checkText(
   }
 }
 
-function runStages(parser: ParserUnderTest, text: string): Outcome {
+function runStages(
+  parser: ParserUnderTest,
+  text: string,
+  targets: readonly ParserUnderTest[],
+): Outcome {
   const { codec, id } = parser;
   let native: unknown;
   try {
@@ -139,14 +143,16 @@ function runStages(parser: ParserUnderTest, text: string): Outcome {
       );
   }
   const valid = transcript as Transcript;
-  for (const target of parsers) {
+  for (const writer of targets.flatMap((target) => target.writers)) {
     try {
-      const written = target.codec.serialize(target.codec.fromCommon(valid, {}));
+      const written = writer.codec.serialize(writer.codec.fromCommon(valid, writer.options));
       if (typeof written !== "string")
-        throw new OracleViolation(`${id} → ${target.id}: serialize returned a ${typeof written}`);
+        throw new OracleViolation(
+          `${id} → ${writer.label}: serialize returned a ${typeof written}`,
+        );
     } catch (error) {
       if (error instanceof OracleViolation) throw error;
-      checkError(`${id} → ${target.id}`, "fromCommon", error);
+      checkError(`${id} → ${writer.label}`, "fromCommon", error);
     }
   }
   return { kind: "read", messages: valid.messages.length };

@@ -1,123 +1,88 @@
-// The parsers under test and the native samples their mutations start from:
-// every fixture in fixtures/<harness>/ and every real capture in
-// ../shared/real/ (read in place, never copied). A codec that has not landed
-// in its package's public API yet is listed in `missingParsers` instead.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import * as amp from "@txcript/amp";
-import * as claudeCode from "@txcript/claude-code";
-import { type Codec, type ConversionOptions, commonCodec } from "@txcript/core";
-import * as streamJson from "@txcript/stream-json";
+// The parsers under test, one per harness of the registry
+// (`harnessDefinitions` of @txcript/harnesses): a harness added there is
+// fuzzed, written to by every other parser's output and stored under fault
+// without editing this package. `parsersOf` builds the same targets from
+// any list of harnesses (a test adds a toy one).
+import type { AnyHarness, Codec, CodecOptions } from "@txcript/core";
+import { harnessDefinitions } from "@txcript/harnesses";
+import { type Sample, samplesFor } from "./samples.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: parsers of any native body are fuzzed alike
 export type AnyCodec = Codec<any, any, any>;
 
-export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const repoRoot = path.resolve(packageRoot, "../..");
-export const fixturesRoot = path.join(repoRoot, "fixtures");
-export const realRoot = path.resolve(repoRoot, "../shared/real");
+export { fixturesRoot, packageRoot, realRoot, repoRoot } from "./paths.js";
+export { realPresent, type Sample, samplesFor } from "./samples.js";
 
-export type ParserId = "amp" | "stream_json" | "claude_code" | "common";
+/** A harness id of the registry (`common`, `amp`, `claude_code`, ...). */
+export type ParserId = string;
 /** How a parser's text splits into JSON units: one document, or one value per line. */
 export type Layout = "json" | "jsonl";
 
+/** One way a harness writes: its default options, or one of its dialects. */
+export interface WriterUnderTest {
+  label: string;
+  codec: AnyCodec;
+  options: CodecOptions;
+}
+
 export interface ParserUnderTest {
   id: ParserId;
+  harness: AnyHarness;
   codec: AnyCodec;
   layout: Layout;
-  readOptions: ConversionOptions & Record<string, unknown>;
+  readOptions: CodecOptions;
+  /** Every dialect it writes (one entry for a harness without variants). */
+  writers: WriterUnderTest[];
 }
 
-export interface Sample {
-  parser: ParserId;
-  /** Where it came from, relative to the repo root (`../shared/real/...` for real captures). */
-  name: string;
-  text: string;
+/** The fixed start time of formats whose lines carry no timestamps. */
+export const startTime = new Date("2026-01-01T00:00:00.000Z");
+
+/** JSON lines when one session file is JSON lines (the harness's extension says so). */
+export function layoutOf(harness: AnyHarness): Layout {
+  return harness.extension.endsWith(".jsonl") ? "jsonl" : "json";
 }
 
-// Exports looked up by name: a codec still being written is reported, not a type error.
-function exported(module: object, name: string): AnyCodec | undefined {
-  const value = (module as Record<string, unknown>)[name];
-  return typeof value === "object" && value !== null && "parse" in value
-    ? (value as AnyCodec)
-    : undefined;
+function writersOf(harness: AnyHarness): WriterUnderTest[] {
+  if (harness.variants && harness.variants.length > 0)
+    return harness.variants.map((variant) => ({
+      label: variant.label,
+      codec: harness.codec,
+      options: variant.writeOptions,
+    }));
+  return [
+    {
+      label: harness.id,
+      codec: harness.codec,
+      options: harness.writeOptions?.({ from: "common" }) ?? {},
+    },
+  ];
 }
 
-const startTime = new Date("2026-01-01T00:00:00.000Z");
-
-const candidates: { id: ParserId; codec: AnyCodec | undefined; layout: Layout }[] = [
-  { id: "common", codec: commonCodec, layout: "json" },
-  { id: "amp", codec: exported(amp, "ampCodec"), layout: "json" },
-  { id: "stream_json", codec: exported(streamJson, "streamJsonCodec"), layout: "jsonl" },
-  { id: "claude_code", codec: exported(claudeCode, "claudeCodeCodec"), layout: "jsonl" },
-];
-
-export const parsers: ParserUnderTest[] = candidates.flatMap(({ id, codec, layout }) =>
-  codec === undefined ? [] : [{ id, codec, layout, readOptions: { startTime } }],
-);
-
-/** Parsers whose package does not export a codec yet (the tests say so visibly). */
-export const missingParsers: ParserId[] = candidates
-  .filter((candidate) => candidate.codec === undefined)
-  .map((candidate) => candidate.id);
-
-export function parserById(id: ParserId): ParserUnderTest | undefined {
-  return parsers.find((parser) => parser.id === id);
+/** The fuzz targets of a list of harnesses, in its order. */
+export function parsersOf(harnesses: readonly AnyHarness[]): ParserUnderTest[] {
+  return harnesses.map((harness) => ({
+    id: harness.id,
+    harness,
+    codec: harness.codec,
+    layout: layoutOf(harness),
+    readOptions: { startTime, ...harness.readOptions?.({ startTime }) },
+    writers: writersOf(harness),
+  }));
 }
 
-const fixtureDirectories: Record<string, ParserId> = {
-  amp: "amp",
-  "stream-json": "stream_json",
-  "claude-code": "claude_code",
-};
+/** Every harness of the registry. */
+export const parsers: ParserUnderTest[] = parsersOf(harnessDefinitions);
 
-function listFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory, { withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(directory, entry.name))
-    .sort();
+export function parserById(
+  id: ParserId,
+  targets: readonly ParserUnderTest[] = parsers,
+): ParserUnderTest | undefined {
+  return targets.find((parser) => parser.id === id);
 }
 
-/** The parser a real capture belongs to, by its name (see ../shared/real/README.md). */
-function realParser(file: string): ParserId | undefined {
-  const base = path.basename(file);
-  if (base === "README.md") return undefined;
-  if (file.includes(`${path.sep}claude-code${path.sep}`)) return "claude_code";
-  if (base.startsWith("amp-stream")) return "stream_json";
-  if (base.startsWith("amp-") && base.endsWith(".json")) return "amp";
-  return undefined;
-}
-
-let cached: Sample[] | undefined;
-
-/** Every fixture (native and Common) and every real capture, read once. */
-export function samples(): Sample[] {
-  if (cached) return cached;
-  const found: Sample[] = [];
-  for (const [directory, parser] of Object.entries(fixtureDirectories)) {
-    for (const file of listFiles(path.join(fixturesRoot, directory))) {
-      const name = path.relative(repoRoot, file);
-      if (file.endsWith(".common.json")) found.push({ parser: "common", name, text: read(file) });
-      else if (/\.jsonl?$/.test(file)) found.push({ parser, name, text: read(file) });
-    }
-  }
-  for (const file of [...listFiles(realRoot), ...listFiles(path.join(realRoot, "claude-code"))]) {
-    const parser = realParser(file);
-    if (parser) found.push({ parser, name: path.relative(repoRoot, file), text: read(file) });
-  }
-  cached = found.filter((sample) => parserById(sample.parser) !== undefined);
-  return cached;
-}
-
-export function samplesOf(parser: ParserId): Sample[] {
-  return samples().filter((sample) => sample.parser === parser);
-}
-
-/** True when ../shared/real is present (tests that need it skip visibly otherwise). */
-export const realPresent = existsSync(realRoot);
-
-function read(file: string): string {
-  return readFileSync(file, "utf8");
+/** The samples of a target by id (of the registry's targets unless told). */
+export function samplesOf(id: ParserId, targets: readonly ParserUnderTest[] = parsers): Sample[] {
+  const target = parserById(id, targets);
+  return target === undefined ? [] : samplesFor(target, targets);
 }
