@@ -50,6 +50,11 @@ export const claudeCodeLoss = {
     "unsupported",
     "Model, stop reason and usage on a user message are dropped: Claude Code user lines have no place for them.",
   ),
+  usageExtras: loss(
+    "claude_code.usage-extras",
+    "unsupported",
+    "Reasoning tokens and cost in a message's usage are dropped: Claude Code usage holds the four token counts only.",
+  ),
   metaModel: loss(
     "claude_code.meta-model",
     "degraded",
@@ -60,36 +65,81 @@ export const claudeCodeLoss = {
     "degraded",
     'An empty git branch reads back as no branch: Claude Code writes "" outside a repository.',
   ),
-  // Reading (Claude Code → Common).
-  sidechain: loss(
-    "claude_code.sidechain",
+  compactionHistory: loss(
+    "claude_code.compaction-history",
     "unsupported",
-    "Subagent (sidechain) lines, and the usage they record, are left out of the conversation; the Task call and its result stay.",
+    "The messages a compaction sent in place of the history (Codex replacement_history) are dropped: a Claude Code compaction keeps its summary, trigger and token count only.",
   ),
+  compactionMoved: loss(
+    "claude_code.compaction-moved",
+    "degraded",
+    "A compaction marker not alone in a user message gets a boundary of its own: the blocks beside it go to messages before and after it.",
+  ),
+  assistantContext: loss(
+    "claude_code.assistant-context",
+    "unsupported",
+    "A context mark on an assistant message is dropped: Claude Code marks injected context on user lines only.",
+  ),
+  subagentId: loss(
+    "claude_code.subagent-id",
+    "degraded",
+    "A subagent whose id repeats an earlier subagent's gets a derived id, since Claude Code tells subagents apart by agentId.",
+  ),
+  // Reading (Claude Code → Common).
   branch: loss(
     "claude_code.branch",
     "unsupported",
     "Lines on abandoned branches (an edited or retried message), and their usage, are left out: the conversation is the chain that ends at the last line.",
-  ),
-  compactSummary: loss(
-    "claude_code.compact-summary",
-    "other",
-    "A compaction summary is left out when the history it summarizes was read in full across the compact boundary.",
   ),
   duplicateLine: loss(
     "claude_code.duplicate-line",
     "other",
     "Lines repeating an earlier line's uuid are dropped.",
   ),
+  lineDropped: loss(
+    "claude_code.line-dropped",
+    "unsupported",
+    "Lines Common has no place for are left out, each kind named: file-history snapshots, progress, attachments, hook summaries, turn durations, API errors and other system lines.",
+  ),
+  toolUseResult: loss(
+    "claude_code.tool-use-result",
+    "unsupported",
+    "The structured toolUseResult Claude Code keeps beside a tool result (diffs, file metadata, subagent totals) is left out; the tool_result the model saw is kept.",
+  ),
+  compactMetadata: loss(
+    "claude_code.compact-metadata",
+    "unsupported",
+    "compactMetadata keys other than trigger and preTokens are left out.",
+  ),
+  usageDetails: loss(
+    "claude_code.usage-details",
+    "unsupported",
+    "Usage beyond the four token counts (service_tier, the cache_creation breakdown, server tool use) is left out; a count that is absent or not a count reads as 0.",
+  ),
   unknownBlock: loss(
     "claude_code.unknown-block",
     "unsupported",
     "Content blocks Common does not model (documents, images by URL, server tool blocks) are dropped.",
   ),
+  malformedBlock: loss(
+    "claude_code.malformed-block",
+    "other",
+    "A content block without a field the API requires (a text block without text, a tool_use without id) is dropped.",
+  ),
   commandMarkup: loss(
     "claude_code.command-markup",
     "degraded",
     "Slash-command markup becomes a Command tool call with its output as the result; the <command-message> label is dropped.",
+  ),
+  synthesizedTimestamp: loss(
+    "claude_code.synthesized-timestamp",
+    "degraded",
+    "A line without a valid timestamp takes the previous line's (or the epoch).",
+  ),
+  missingSessionId: loss(
+    "claude_code.missing-session-id",
+    "degraded",
+    'A session whose lines name no sessionId reads as "unknown-session".',
   ),
 } as const;
 

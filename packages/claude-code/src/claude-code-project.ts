@@ -1,416 +1,61 @@
-// The Claude Code normalization of a Common transcript: every change writing
-// it as a Claude Code session makes, written as code. fromCommon writes
-// exactly these messages as it walks them, one at a time, so
-// toCommon(parse(serialize(fromCommon(c)))) equals claudeCodeProject(c) — the
-// law suite checks it. Not the writer itself: see common-to-claude-code.ts.
-import {
-  type Block,
-  type ConversionOptions,
-  isJsonObject,
-  type Json,
-  type Message,
-  type Meta,
-  ownValue,
-  stringifyJson,
-  type ToolResultBlock,
-  type Transcript,
-  toCanonical,
-  warn,
-} from "@txcript/core";
-import { claudeCodeLoss } from "./claude-code-losses.js";
+// The Claude Code normalization of a Common transcript, as code: what
+// toCommon(parse(serialize(fromCommon(c)))) equals, stated from
+// docs/formats/claude-code.md ("The normalization (claudeCodeProject) and
+// every loss") and written apart from the writer, so the law suite checks
+// the one against the other. Conversations (the main one and each
+// subagent's) follow claude-code-project-conversation.ts.
+import type { Meta, Subagent, Transcript } from "@txcript/core";
 import { claudeSessionId } from "./claude-code-paths.js";
+import { projectConversation } from "./claude-code-project-conversation.js";
 
-/** The content of the result synthesized for a tool call that has none. */
-export const missingResultText =
-  "[txcript: this tool call has no result in the source session; the call was not answered]";
+export { missingResultText } from "./claude-code-project-conversation.js";
 
-/** Id a user slash command reads back with: its 1-based ordinal in the session. */
-export function commandId(ordinal: number): string {
-  return `command-${ordinal}`;
-}
-
-/** A Claude Code tool_result content: a string, or a non-empty list of plain text/image blocks. */
-export function isClaudeBlockList(content: Json): boolean {
-  if (!Array.isArray(content) || content.length === 0) return false;
-  return content.every((item) => {
-    if (!isJsonObject(item)) return false;
-    const keys = Object.keys(item).sort().join(",");
-    const type = ownValue(item, "type");
-    if (type === "text") return keys === "text,type" && typeof ownValue(item, "text") === "string";
-    const source = ownValue(item, "source");
-    if (type !== "image" || keys !== "source,type" || !isJsonObject(source)) return false;
-    return (
-      Object.keys(source).sort().join(",") === "data,media_type,type" &&
-      ownValue(source, "type") === "base64" &&
-      typeof ownValue(source, "media_type") === "string" &&
-      typeof ownValue(source, "data") === "string"
-    );
-  });
-}
-
-function flattenContent(content: Json, options: ConversionOptions | undefined): Json {
-  if (typeof content === "string" || isClaudeBlockList(content)) return content;
-  warn(options, claudeCodeLoss.jsonToolOutput, "structured tool output became its JSON text");
-  return stringifyJson(content, undefined, "claude_code");
-}
-
-function normalizeThinking(
-  block: Block & { type: "thinking" },
-  options?: ConversionOptions,
-): Block | undefined {
-  if (block.provider !== undefined && block.provider !== "anthropic") {
-    warn(options, claudeCodeLoss.thinkingDropped, `dropped ${block.provider} reasoning`);
-    return undefined;
-  }
-  if (block.signature !== undefined) {
-    if (block.encrypted !== undefined)
-      warn(options, claudeCodeLoss.thinkingEncryptedDropped, "dropped encrypted reasoning");
-    return {
-      type: "thinking",
-      text: block.text,
-      signature: block.signature,
-      provider: "anthropic",
-    };
-  }
-  if (block.encrypted !== undefined && block.text === "") {
-    return { type: "thinking", text: "", encrypted: block.encrypted, provider: "anthropic" };
-  }
-  warn(options, claudeCodeLoss.thinkingDropped, "dropped thinking without a signature");
-  return undefined;
-}
-
-function isUserCommand(block: Block): boolean {
-  return block.type === "tool_use" && block.tool.name === "Command";
-}
-
-/** Meta as it reads back; `model` is settled once the messages are. */
-function normalizeMeta(meta: Meta, options?: ConversionOptions): Meta {
-  const id = claudeSessionId(meta.id);
-  if (id !== meta.id && id !== meta.id.toLowerCase())
-    warn(options, claudeCodeLoss.foreignSessionId, `session id ${meta.id} became ${id}`);
-  const normalized: Meta = { id, timestamp: meta.timestamp };
-  if (meta.cwd !== undefined) normalized.cwd = meta.cwd;
-  if (meta.gitBranch !== undefined && meta.gitBranch !== "") normalized.gitBranch = meta.gitBranch;
-  else if (meta.gitBranch === "") warn(options, claudeCodeLoss.emptyGitBranch, "empty git branch");
-  if (meta.title !== undefined) normalized.title = meta.title;
-  if (meta.cliVersion !== undefined) normalized.cliVersion = meta.cliVersion;
-  return normalized;
-}
-
-function userMessage(content: Block[], timestamp: string): Message {
-  return { role: "user", content, timestamp };
-}
-
-/** What the steps need to know about the whole transcript before handling any one message. */
-interface Plan {
-  /** Ids of the user slash Command calls, as given. */
-  readonly commandIds: ReadonlySet<string>;
-  /** The first result of each of those, wherever it is. */
-  readonly commandResults: ReadonlyMap<string, ToolResultBlock>;
-  /** Each user Command's new id (`command-<n>`, n its ordinal; a repeated id keeps the last). */
-  readonly renamed: ReadonlyMap<string, string>;
-  /** The ids lone command lines carry once renamed (`userCommandIds` of the projection). */
-  readonly lineCommandIds: ReadonlySet<string>;
-}
-
-function planOf(messages: readonly Message[]): Plan {
-  const commandIds = new Set<string>();
-  const renamed = new Map<string, string>();
-  // Every user Command becomes a lone message of its own, in input order, so
-  // its ordinal among those messages is its ordinal here.
-  let ordinal = 0;
-  for (const message of messages)
-    if (message.role === "user")
-      for (const block of message.content)
-        if (block.type === "tool_use" && isUserCommand(block)) {
-          ordinal += 1;
-          commandIds.add(block.id);
-          renamed.set(block.id, commandId(ordinal));
-        }
-  const commandResults = new Map<string, ToolResultBlock>();
-  if (commandIds.size > 0)
-    for (const message of messages)
-      for (const block of message.content)
-        if (
-          block.type === "tool_result" &&
-          commandIds.has(block.toolUseId) &&
-          !commandResults.has(block.toolUseId)
-        )
-          commandResults.set(block.toolUseId, block);
-  return { commandIds, commandResults, renamed, lineCommandIds: new Set(renamed.values()) };
-}
-
-/**
- * True when step 1 leaves the message as it is (by far the usual case): no
- * thinking, no result on an assistant message, and on a user message no
- * model fields, tool call or command result to move.
- */
-function isPlain(message: Message, plan: Plan): boolean {
-  const user = message.role === "user";
-  if (
-    user &&
-    (message.content.length === 0 ||
-      message.model !== undefined ||
-      message.stopReason !== undefined ||
-      message.usage !== undefined)
-  )
-    return false;
-  for (const block of message.content) {
-    if (block.type === "thinking") return false;
-    if (block.type === "tool_result" && (!user || plan.commandResults.has(block.toolUseId)))
-      return false;
-    if (block.type === "tool_use" && user) return false;
-  }
-  return true;
-}
-
-/**
- * Step 1, for one message: the messages it becomes, one per Claude Code
- * line. Thinking follows Anthropic's rules, results leave assistant
- * messages, user messages lose model fields, and a user slash Command (with
- * its result right after it) gets a line of its own.
- */
-function splitMessage(
-  message: Message,
-  plan: Plan,
-  placed: Set<ToolResultBlock>,
-  options: ConversionOptions | undefined,
-): Message[] {
-  if (isPlain(message, plan)) return [message];
-  const blocks: Block[] = [];
-  for (const block of message.content) {
-    if (block.type !== "thinking") blocks.push(block);
-    else {
-      const kept = normalizeThinking(block, options);
-      if (kept !== undefined) blocks.push(kept);
-    }
-  }
-  if (message.role === "assistant") {
-    const kept: Block[] = [];
-    const moved: Block[] = [];
-    for (const block of blocks) (block.type === "tool_result" ? moved : kept).push(block);
-    const { content: _, ...fields } = message;
-    const out: Message[] = [{ ...fields, content: kept }];
-    if (moved.length > 0) {
-      warn(
-        options,
-        claudeCodeLoss.resultOnAssistant,
-        "moved tool results to a user message",
-        undefined,
-        moved.length,
-      );
-      out.push(userMessage(moved, message.timestamp));
-    }
-    return out;
-  }
-  if (
-    message.model !== undefined ||
-    message.stopReason !== undefined ||
-    message.usage !== undefined
-  )
-    warn(options, claudeCodeLoss.userMessageFields, "dropped model fields of a user message");
-  // A message with no blocks stays one (empty) message.
-  if (blocks.length === 0) return [userMessage([], message.timestamp)];
-  const out: Message[] = [];
-  let group: Block[] = [];
-  const flush = () => {
-    if (group.length > 0) out.push(userMessage(group, message.timestamp));
-    group = [];
-  };
-  for (const block of blocks) {
-    if (block.type === "tool_use" && isUserCommand(block)) {
-      flush();
-      out.push(userMessage([block], message.timestamp));
-      const result = plan.commandResults.get(block.id);
-      if (result !== undefined && !placed.has(result)) {
-        placed.add(result);
-        out.push(userMessage([result], message.timestamp));
-      }
-    } else if (block.type === "tool_result" && plan.commandResults.get(block.toolUseId) === block) {
-      // Placed right after its command (or dropped with the duplicate).
-    } else if (block.type === "tool_use") {
-      warn(options, claudeCodeLoss.userToolUse, "a tool call on a user message became text");
-      const { name, input } = toCanonical(block.tool);
-      group.push({ type: "text", text: `[tool call ${name} ${stringifyJson(input)}]` });
-    } else {
-      group.push(block);
-    }
-  }
-  // A message left with nothing of its own (its command output moved) adds no line.
-  flush();
-  return out;
-}
-
-/** The new id of a lone result of a slash command (it follows its command's rename). */
-function renamedResult(block: ToolResultBlock, message: Message, plan: Plan): string | undefined {
-  return message.role === "user" && message.content.length === 1
-    ? plan.renamed.get(block.toolUseId)
-    : undefined;
-}
-
-function commandOutput(content: Json): string {
-  return typeof content === "string" ? content : stringifyJson(content, undefined, "claude_code");
-}
-
-/** Step 2, for one message: tool results hold text or content blocks; commands get ordinal ids. */
-function rewriteMessage(
-  message: Message,
-  plan: Plan,
-  options: ConversionOptions | undefined,
-): Message {
-  let changed = false;
-  const content = message.content.map((block): Block => {
-    if (block.type === "tool_result") {
-      const renamed = renamedResult(block, message, plan);
-      const output =
-        renamed !== undefined
-          ? commandOutput(block.content)
-          : flattenContent(block.content, options);
-      if (renamed === undefined && output === block.content) return block;
-      changed = true;
-      const toolUseId = renamed ?? block.toolUseId;
-      return { type: "tool_result", toolUseId, content: output, isError: block.isError };
-    }
-    if (block.type === "tool_use" && message.role === "user") {
-      warn(options, claudeCodeLoss.userToolUse, "a slash command got a new id");
-      const input = block.tool.input as { command: string; args?: string };
-      const tool = {
-        name: "Command" as const,
-        input: { command: input.command, ...(input.args ? { args: input.args } : {}) },
-      };
-      changed = true;
-      return { type: "tool_use", id: plan.renamed.get(block.id) ?? block.id, tool };
-    }
-    return block;
-  });
-  return changed ? { ...message, content } : message;
-}
-
-/**
- * Every result id the written session holds. Without slash commands that is
- * every result as given; with them, step 1 is run once more, silently, to
- * see which results are dropped and which are renamed.
- */
-function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
-  const answered = new Set<string>();
-  if (plan.renamed.size === 0) {
-    for (const message of messages)
-      for (const block of message.content)
-        if (block.type === "tool_result") answered.add(block.toolUseId);
-    return answered;
-  }
-  const placed = new Set<ToolResultBlock>();
-  for (const message of messages)
-    for (const split of splitMessage(message, plan, placed, undefined))
-      for (const block of split.content)
-        if (block.type === "tool_result")
-          answered.add(renamedResult(block, split, plan) ?? block.toolUseId);
-  return answered;
-}
-
-/** Step 3, for one assistant message: an error result for each call nothing answers. */
-function answerCalls(
-  message: Message,
-  answered: Set<string>,
-  options: ConversionOptions | undefined,
-): Message | undefined {
-  const synthesized: Block[] = [];
-  for (const block of message.content) {
-    if (block.type !== "tool_use" || answered.has(block.id)) continue;
-    answered.add(block.id);
-    synthesized.push({
-      type: "tool_result",
-      toolUseId: block.id,
-      content: missingResultText,
-      isError: true,
-    });
-  }
-  if (synthesized.length === 0) return undefined;
-  warn(
-    options,
-    claudeCodeLoss.orphanToolUse,
-    "synthesized an error result for an unanswered tool call",
-    undefined,
-    synthesized.length,
-  );
-  return userMessage(synthesized, message.timestamp);
-}
-
-function* projectMessages(
-  messages: readonly Message[],
-  plan: Plan,
-  options: ConversionOptions | undefined,
-): Generator<Message> {
-  const answered = answeredIds(messages, plan);
-  const placed = new Set<ToolResultBlock>();
-  // Results synthesized for the last assistant message: they go at the front
-  // of the next user message, or in a new one right after when there is none.
-  let orphans: Message | undefined;
-  for (const source of messages)
-    for (const split of splitMessage(source, plan, placed, options)) {
-      let message = rewriteMessage(split, plan, options);
-      if (orphans !== undefined) {
-        if (message.role === "user" && !isCommandLine(message, plan.lineCommandIds))
-          message = { ...message, content: [...orphans.content, ...message.content] };
-        else yield orphans;
-        orphans = undefined;
-      }
-      yield message;
-      if (message.role === "assistant") orphans = answerCalls(message, answered, options);
-    }
-  if (orphans !== undefined) yield orphans;
-}
-
-/** A user message written as command markup: a lone slash Command, or its output. */
-export function isCommandLine(message: Message, commandIds: ReadonlySet<string>): boolean {
-  if (message.role !== "user" || message.content.length !== 1) return false;
-  const block = message.content[0] as Block;
-  if (block.type === "tool_use") return isUserCommand(block);
-  return block.type === "tool_result" && commandIds.has(block.toolUseId);
-}
-
-/**
- * The projection as the writer walks it: the messages one at a time (each
- * loss reported as it is applied), the ids of the lines that are command
- * markup, and `meta` once the messages are done (it needs the first model).
- */
-export interface ClaudeCodeProjection {
-  readonly messages: Iterable<Message>;
-  readonly commandIds: ReadonlySet<string>;
-  meta(firstModel: string | undefined): Meta;
-}
-
-export function claudeCodeProjection(
-  transcript: Transcript,
-  options?: ConversionOptions,
-): ClaudeCodeProjection {
-  const plan = planOf(transcript.messages);
-  return {
-    messages: projectMessages(transcript.messages, plan, options),
-    commandIds: plan.lineCommandIds,
-    meta(firstModel) {
-      const meta = normalizeMeta(transcript.meta, options);
-      if (transcript.meta.model !== undefined && transcript.meta.model !== firstModel)
-        warn(
-          options,
-          claudeCodeLoss.metaModel,
-          "the session model reads back as the first assistant model",
-        );
-      if (firstModel !== undefined) meta.model = firstModel;
-      return meta;
-    },
-  };
-}
-
-/**
- * The transcript a Claude Code session written by fromCommon reads back as.
- * Pass `options` to hear each loss as it is applied (fromCommon does).
- */
-export function claudeCodeProject(transcript: Transcript, options?: ConversionOptions): Transcript {
-  const projection = claudeCodeProjection(transcript, options);
-  const messages = [...projection.messages];
-  const firstModel = messages.find(
+function projectMeta(meta: Meta, messages: Transcript["messages"]): Meta {
+  const projected: Meta = { id: claudeSessionId(meta.id), timestamp: meta.timestamp };
+  if (meta.cwd !== undefined) projected.cwd = meta.cwd;
+  if (meta.gitBranch !== undefined && meta.gitBranch !== "") projected.gitBranch = meta.gitBranch;
+  if (meta.title !== undefined) projected.title = meta.title;
+  if (meta.cliVersion !== undefined) projected.cliVersion = meta.cliVersion;
+  // The session model is the first assistant model, whatever meta said.
+  const model = messages.find(
     (message) => message.role === "assistant" && message.model !== undefined,
   )?.model;
-  return { meta: projection.meta(firstModel), messages };
+  if (model !== undefined) projected.model = model;
+  if (meta.lineage !== undefined) projected.lineage = meta.lineage;
+  return projected;
+}
+
+/**
+ * Subagents: each keeps its fields, its conversation is normalized like the
+ * main one, a repeated id becomes `<id>-<k>` (the first free k from 2),
+ * and an empty list of subagents reads back as none.
+ */
+function projectSubagents(subagents: readonly Subagent[], used: Set<string>): Subagent[] {
+  return subagents.map((subagent) => {
+    let id = subagent.id;
+    if (used.has(id)) {
+      let k = 2;
+      while (used.has(`${subagent.id}-${k}`)) k += 1;
+      id = `${subagent.id}-${k}`;
+    }
+    used.add(id);
+    const projected: Subagent = { id, messages: projectConversation(subagent.messages) };
+    if (subagent.toolUseId !== undefined) projected.toolUseId = subagent.toolUseId;
+    if (subagent.title !== undefined) projected.title = subagent.title;
+    if (subagent.agentType !== undefined) projected.agentType = subagent.agentType;
+    if (subagent.model !== undefined) projected.model = subagent.model;
+    // Nested ones are numbered after their parent, in the order they are written.
+    if (subagent.subagents !== undefined && subagent.subagents.length > 0)
+      projected.subagents = projectSubagents(subagent.subagents, used);
+    return projected;
+  });
+}
+
+/** The transcript a Claude Code session written by fromCommon reads back as. */
+export function claudeCodeProject(transcript: Transcript): Transcript {
+  const messages = projectConversation(transcript.messages);
+  const projected: Transcript = { meta: projectMeta(transcript.meta, messages), messages };
+  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+    projected.subagents = projectSubagents(transcript.subagents, new Set());
+  return projected;
 }

@@ -21,10 +21,26 @@ export interface ClaudeCodeLine {
   readonly value?: JsonObject;
 }
 
-/** A whole session file. `trailingNewline` is whether the text ended with "\n". */
-export interface ClaudeCodeSession {
+/** The lines of one file, and whether its text ended with "\n". */
+export interface ClaudeCodeFile {
   readonly lines: readonly ClaudeCodeLine[];
   readonly trailingNewline: boolean;
+}
+
+/** A 2.x subagent file, `<session>/subagents/agent-<agentId>.jsonl`. */
+export interface ClaudeCodeSubagentFile {
+  /** The `<agentId>` of its name. */
+  readonly agentId: string;
+  readonly session: ClaudeCodeFile;
+}
+
+/**
+ * A whole session: the session file's lines, and the subagent files beside
+ * it when the store loaded them (parse reads one file, so it has none;
+ * serialize prints the session file only — the store writes the others).
+ */
+export interface ClaudeCodeSession extends ClaudeCodeFile {
+  readonly subagentFiles?: readonly ClaudeCodeSubagentFile[];
 }
 
 /**

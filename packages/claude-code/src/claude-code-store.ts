@@ -2,7 +2,10 @@
 // root being `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`. Discovery
 // reads only the head and tail of each file; a session's sibling directory
 // (`<id>/subagents`, `<id>/tool-results`) holds side files, never sessions.
-// Writes are atomic and never clobber unless asked.
+// Loading gathers the session's 2.x subagent files
+// (`<id>/subagents/agent-<agentId>.jsonl`) and saving writes them back
+// (claude-code-subagent-files.ts). Writes are atomic and never clobber
+// unless asked.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
@@ -20,6 +23,12 @@ import {
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { defaultClaudeProjectsRoot, mungeClaudeProjectDir } from "./claude-code-paths.js";
 import { type ClaudeCodeSession, harness } from "./claude-code-schema.js";
+import {
+  deleteSubagentFiles,
+  readSubagentFiles,
+  splitSubagentFiles,
+  subagentDirectory,
+} from "./claude-code-subagent-files.js";
 
 export interface ClaudeCodeStoreOptions {
   /** The `projects` directory; defaults to ClaudeCodeStore.defaultRoot(env). */
@@ -173,7 +182,9 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
   async load(id: string): Promise<ClaudeCodeSession> {
     const file = await this.locate(id);
     const text = await readTextFile(file, { harness });
-    return claudeCodeCodec.parse(text, { file });
+    const session = claudeCodeCodec.parse(text, { file });
+    const subagentFiles = await readSubagentFiles(subagentDirectory(file));
+    return subagentFiles.length === 0 ? session : { ...session, subagentFiles };
   }
 
   async save(
@@ -229,7 +240,23 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
     } catch (cause) {
       throw ioError(cause, path.dirname(target), "write", harness);
     }
-    await writeFileAtomic(target, claudeCodeCodec.serialize(session), {
+    // Subagent files first, so a session file on disk always has its subagents beside it.
+    const { main, files } = splitSubagentFiles(session);
+    if (files.length > 0) {
+      const directory = subagentDirectory(target);
+      try {
+        await fs.mkdir(directory, { recursive: true });
+      } catch (cause) {
+        throw ioError(cause, directory, "write", harness);
+      }
+      for (const file of files)
+        await writeFileAtomic(
+          path.join(directory, `agent-${file.agentId}.jsonl`),
+          claudeCodeCodec.serialize(file.session),
+          { overwrite: options.overwrite === true, root: this.root, harness },
+        );
+    }
+    await writeFileAtomic(target, claudeCodeCodec.serialize(main), {
       overwrite: options.overwrite === true,
       root: this.root,
       harness,
@@ -244,6 +271,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
     } catch (cause) {
       throw ioError(cause, file, "delete", harness);
     }
+    await deleteSubagentFiles(subagentDirectory(file));
   }
 
   /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */

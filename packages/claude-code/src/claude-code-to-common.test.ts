@@ -96,7 +96,12 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(assistant?.stopReason).toBe("tool_use");
     // The repeated line (same uuid) is read once.
     expect(transcript.messages.filter((message) => message.role === "user")).toHaveLength(3);
-    expect(counts(warnings)).toEqual({ "claude_code.duplicate-line": 1 });
+    expect(counts(warnings)).toEqual({
+      "claude_code.duplicate-line": 1,
+      "claude_code.line-dropped": 2,
+      "claude_code.tool-use-result": 2,
+      "claude_code.usage-details": 10,
+    });
   });
 
   it("maps slash-command markup to Command calls with their output as results", () => {
@@ -145,7 +150,7 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(read(`${dangling}\n${fixture("images.jsonl")}`).transcript.meta.title).toBeUndefined();
   });
 
-  it("follows the chain from the last line: abandoned branches and sidechains are left out", () => {
+  it("follows the chain from the last line: abandoned branches are left out, the inline subagent is carried", () => {
     const { transcript, warnings } = read(fixture("summary-title.jsonl"));
     const texts = transcript.messages.flatMap((message) =>
       message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
@@ -153,7 +158,21 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(texts).not.toContain("yes, with sed");
     expect(texts).not.toContain("List every file that calls loadCfg.");
     expect(texts).toContain("no, edit them by hand so I can review each change");
-    expect(counts(warnings)).toMatchObject({ "claude_code.branch": 2, "claude_code.sidechain": 2 });
+    expect(counts(warnings)).toMatchObject({ "claude_code.branch": 2 });
+    expect(counts(warnings)["claude_code.sidechain"]).toBeUndefined();
+    // The 1.0.x sidechain (no agentId) is linked by its prompt to the Task call that spawned it.
+    expect(transcript.subagents).toHaveLength(1);
+    const [subagent] = transcript.subagents ?? [];
+    expect(subagent).toMatchObject({
+      id: "c3000000-0000-4000-8000-000000000003",
+      toolUseId: "toolu_01SumTaskAAAAAAAAAAAAAA",
+      title: "Find loadCfg uses",
+      agentType: "general-purpose",
+    });
+    expect(subagent?.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(subagent?.messages[0]?.content).toEqual([
+      { type: "text", text: "List every file that calls loadCfg." },
+    ]);
   });
 
   it("reads a subagent file (only sidechain lines) as its own conversation", (context) => {
@@ -163,7 +182,7 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(transcript.messages[0]?.content).toEqual([{ type: "text", text: "Warmup" }]);
   });
 
-  it("crosses a compact boundary and drops the summary of history it has read", () => {
+  it("crosses a compact boundary and marks it with the summary, trigger and token count", () => {
     const { transcript, warnings } = read(fixture("compaction.jsonl"));
     const texts = transcript.messages.flatMap((message) =>
       message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
@@ -171,15 +190,55 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(texts[0]).toBe("print the date");
     expect(texts.some((text) => text.startsWith("This session is being continued"))).toBe(false);
     expect(texts.at(-1)).toBe("Mercredi.");
-    expect(counts(warnings)["claude_code.compact-summary"]).toBe(1);
+    const markers = transcript.messages.filter(
+      (message) => message.content[0]?.type === "compaction",
+    );
+    expect(markers).toHaveLength(1);
+    expect(markers[0]).toMatchObject({
+      role: "user",
+      timestamp: "2026-04-01T07:05:00.000Z",
+      content: [{ type: "compaction", trigger: "manual", preTokens: 12000 }],
+    });
+    const [marker] = markers[0]?.content ?? [];
+    expect(marker?.type === "compaction" && marker.summary).toMatch(
+      /^This session is being continued/,
+    );
+    expect(transcript.messages.indexOf(markers[0] as Transcript["messages"][number])).toBe(4);
+    expect(counts(warnings)["claude_code.compact-summary"]).toBeUndefined();
   });
 
-  it("keeps the compaction summary when the history before the boundary is missing", () => {
+  it("marks the compaction when the history before the boundary is missing", () => {
     const lines = fixture("compaction.jsonl").trimEnd().split("\n").slice(6);
     const { transcript } = read(`${lines.join("\n")}\n`);
     const first = transcript.messages[0]?.content[0];
-    expect(first).toMatchObject({ type: "text" });
-    expect(first?.type === "text" && first.text).toMatch(/^This session is being continued/);
+    expect(first).toMatchObject({ type: "compaction", trigger: "manual", preTokens: 12000 });
+    expect(first?.type === "compaction" && first.summary).toMatch(
+      /^This session is being continued/,
+    );
+  });
+
+  it("keeps the history before a boundary whose logicalParentUuid is not in the file (2.1.39)", () => {
+    const text = fixture("compaction-missing-parent.jsonl");
+    const { transcript, warnings } = read(text);
+    const calls = transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+    );
+    expect(calls).toEqual(["toolu_01CmpGrepAAAAAAAAAAAAAA", "toolu_01CmpReadAAAAAAAAAAAAAA"]);
+    expect(transcript.messages.map((message) => message.content[0]?.type)).toEqual([
+      "text",
+      "tool_use",
+      "tool_result",
+      "text",
+      "compaction",
+      "text",
+      "tool_use",
+      "tool_result",
+      "text",
+    ]);
+    expect(counts(warnings)["claude_code.branch"]).toBeUndefined();
+    // The control: cut the boundary's fallback (the line before it) and the earlier history goes.
+    const cut = text.trimEnd().split("\n").slice(4).join("\n");
+    expect(read(cut).transcript.messages[0]?.content[0]?.type).toBe("compaction");
   });
 
   it("reads thinking, redacted thinking and API error messages", () => {
@@ -238,14 +297,50 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(transcript.messages.filter((message) => message.role === "assistant")).toHaveLength(
       ids.size,
     );
-    expect(counts(warnings)).toMatchObject({ "claude_code.compact-summary": 1 });
+    const marker = transcript.messages.find((message) => message.content[0]?.type === "compaction");
+    expect(marker?.content[0]).toMatchObject({ trigger: "manual", preTokens: 21558 });
+    expect(counts(warnings)).toMatchObject({
+      "claude_code.line-dropped": 15,
+      "claude_code.tool-use-result": 10,
+    });
   });
 
-  it("reads the real 1.0.98 session without the inline subagents", (context) => {
+  it("reads the real 1.0.98 session with its inline subagents, each linked to its Task call", (context) => {
     const text = readReal("viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", context);
     const { transcript, warnings } = read(text);
-    const sidechainLines = text.split("\n").filter((line) => line.includes('"isSidechain":true'));
-    expect(counts(warnings)["claude_code.sidechain"]).toBe(sidechainLines.length);
+    const raw = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const roots = raw.filter((line) => line.isSidechain === true && line.parentUuid === null);
+    expect(transcript.subagents).toHaveLength(roots.length);
+    const tasks = new Set(
+      raw
+        .filter((line) => line.type === "assistant" && line.isSidechain !== true)
+        .flatMap((line) => line.message.content)
+        .filter(
+          (block: { type: string; name?: string }) =>
+            block.type === "tool_use" && block.name === "Task",
+        )
+        .map((block: { id: string }) => block.id),
+    );
+    for (const subagent of transcript.subagents ?? [])
+      expect(tasks.has(subagent.toolUseId as string)).toBe(true);
+    // Every tool call of the sidechain lines reaches a subagent.
+    const sideCalls = raw
+      .filter((line) => line.type === "assistant" && line.isSidechain === true)
+      .flatMap((line) => line.message.content)
+      .filter((block: { type: string }) => block.type === "tool_use")
+      .map((block: { id: string }) => block.id);
+    const carried = new Set(
+      (transcript.subagents ?? []).flatMap((subagent) =>
+        subagent.messages.flatMap((message) =>
+          message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+        ),
+      ),
+    );
+    expect(sideCalls.filter((id: string) => !carried.has(id))).toEqual([]);
+    expect(counts(warnings)["claude_code.sidechain"]).toBeUndefined();
     // Its summary line names the leaf of another session (viewer-1af7fc5e…): not this title.
     expect(transcript.meta.title).toBeUndefined();
     const calls = new Set(

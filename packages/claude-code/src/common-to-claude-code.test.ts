@@ -28,6 +28,13 @@ function blocksOf(line: Line): Record<string, Json>[] {
   return Array.isArray(content) ? (content as Record<string, Json>[]) : [];
 }
 
+function subagentCount(subagents: Transcript["subagents"]): number {
+  return (subagents ?? []).reduce(
+    (sum, subagent) => sum + 1 + subagentCount(subagent.subagents),
+    0,
+  );
+}
+
 const at = "2026-01-01T00:00:00.000Z";
 const base = (messages: Transcript["messages"]): Transcript => ({
   meta: { id: "T-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001", timestamp: at, cwd: "/tmp/x" },
@@ -40,15 +47,30 @@ describe("fromCommon writes a session Claude Code resumes", () => {
       fc.property(transcriptArbitrary(), (transcript) => {
         const { lines } = write(transcript);
         const sessionId = claudeSessionId(transcript.meta.id);
-        const threaded = lines.filter((line) => typeof line.uuid === "string");
-        // One chain: each line's parent is the line before it; ids are unique UUIDs.
-        threaded.forEach((line, index) => {
-          expect(isUuid(line.uuid as string)).toBe(true);
-          expect(line.parentUuid).toBe(index === 0 ? null : threaded[index - 1]?.uuid);
-          expect(line.sessionId).toBe(sessionId);
-          expect(line.timestamp).toMatch(/Z$/);
-        });
-        expect(new Set(threaded.map((line) => line.uuid)).size).toBe(threaded.length);
+        const all = lines.filter((line) => typeof line.uuid === "string");
+        // One chain per conversation (the main one, each subagent's by agentId): each
+        // line's parent is the line before it, a compact boundary's its logical
+        // parent; ids are unique UUIDs.
+        const conversations = new Map<Json, Line[]>();
+        for (const line of all) {
+          expect(line.isSidechain).toBe(line.agentId !== undefined);
+          const key = line.agentId ?? null;
+          conversations.set(key, [...(conversations.get(key) ?? []), line]);
+        }
+        expect(conversations.size).toBe(1 + subagentCount(transcript.subagents));
+        for (const conversation of conversations.values())
+          conversation.forEach((line, index) => {
+            const previous = index === 0 ? null : conversation[index - 1]?.uuid;
+            expect(isUuid(line.uuid as string)).toBe(true);
+            if (line.subtype === "compact_boundary") {
+              expect(line.parentUuid).toBe(null);
+              expect(line.logicalParentUuid).toBe(previous);
+            } else expect(line.parentUuid).toBe(previous);
+            expect(line.sessionId).toBe(sessionId);
+            expect(line.timestamp).toMatch(/Z$/);
+          });
+        expect(new Set(all.map((line) => line.uuid)).size).toBe(all.length);
+        const threaded = all.filter((line) => line.agentId === undefined);
         const messageIds = new Set<Json>();
         threaded.forEach((line, index) => {
           if (line.type === "assistant") {

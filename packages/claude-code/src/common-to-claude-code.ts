@@ -1,22 +1,27 @@
-// Common → Claude Code session lines, in one pass: the messages of the
-// projection (claudeCodeProjection, where every loss happens and is reported
-// once) are printed as they come, so no normalized copy of the transcript
-// and no tree of line objects outlives its own line (and a caller may write
-// each line out before the next is made: commonToClaudeCodeLines). A leading system line
-// carries the session's start, one line per message follows with a full
-// envelope on one parentUuid chain, and the title comes last.
+// Common → Claude Code session lines, in one pass: each conversation's
+// messages as the write plan yields them (claude-code-write-plan, where
+// every loss happens and is reported once) are printed as they come, so no
+// normalized copy of the transcript outlives its own line (and a caller may
+// write each line out before the next is made: commonToClaudeCodeLines). A
+// leading system line carries the session's start (and lineage), one line
+// per message follows on one parentUuid chain (a compaction marker is a
+// compact_boundary line and its summary line), each subagent's lines
+// follow as a sidechain of their own, and the title comes last.
 import {
   type Block,
   type ConversionOptions,
   type Json,
   type Message,
+  type Meta,
+  type Subagent,
   stringifyJson,
   type Transcript,
-  toCanonical,
+  warn,
 } from "@txcript/core";
+import { commonBlockToAnthropic, commonUsageToAnthropic } from "@txcript/core/anthropic";
 import { commandMarkup, commandOutputMarkup } from "./claude-code-commands.js";
+import { claudeCodeLoss } from "./claude-code-losses.js";
 import { claudeSessionId } from "./claude-code-paths.js";
-import { claudeCodeProjection, isCommandLine } from "./claude-code-project.js";
 import {
   type ClaudeCodeLine,
   type ClaudeCodeSession,
@@ -24,9 +29,15 @@ import {
   writtenLine,
 } from "./claude-code-schema.js";
 import { claudeUuid, claudeUuidHex } from "./claude-code-uuid.js";
+import {
+  isCommandLine,
+  isMarker,
+  planConversation,
+  writtenMeta,
+} from "./claude-code-write-plan.js";
+import { contextKey, importNotice, lineageKey, subagentKey } from "./claude-code-written.js";
 
-/** Text of the system line that opens every session txcript writes. */
-export const importNotice = "Session converted by txcript.";
+export { importNotice } from "./claude-code-written.js";
 
 export interface ClaudeCodeWriteOptions extends ConversionOptions {}
 
@@ -36,37 +47,12 @@ export interface ClaudeCodeWriteOptions extends ConversionOptions {}
 // JSON.stringify, which is how an optional key (cwd, version, model, usage)
 // is omitted; nothing else ever sees these objects.
 
-function blockToClaude(block: Block): Json {
-  switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
-    case "thinking":
-      return block.signature !== undefined
-        ? { type: "thinking", thinking: block.text, signature: block.signature }
-        : { type: "redacted_thinking", data: block.encrypted ?? "" };
-    case "tool_use": {
-      const { name, input } = toCanonical(block.tool);
-      return { type: "tool_use", id: block.id, name, input };
-    }
-    case "tool_result":
-      return {
-        type: "tool_result",
-        tool_use_id: block.toolUseId,
-        content: block.content,
-        is_error: block.isError,
-      };
-    case "image":
-      return {
-        type: "image",
-        source: { type: "base64", media_type: block.source.mediaType, data: block.source.data },
-      };
-  }
-}
-
 function contentToClaude(content: readonly Block[]): Json[] {
-  const blocks: Json[] = new Array(content.length);
-  for (let index = 0; index < content.length; index += 1)
-    blocks[index] = blockToClaude(content[index] as Block);
+  const blocks: Json[] = [];
+  for (const block of content) {
+    const written = commonBlockToAnthropic(block);
+    if (written !== undefined) blocks.push(written);
+  }
   return blocks;
 }
 
@@ -85,18 +71,198 @@ function userContent(message: Message, commandIds: ReadonlySet<string>): Json {
   return contentToClaude(message.content);
 }
 
-function usageToClaude(usage: Message["usage"]): Json | undefined {
-  if (usage === undefined) return undefined;
-  return {
-    input_tokens: usage.inputTokens,
-    cache_creation_input_tokens: usage.cacheCreationInputTokens,
-    cache_read_input_tokens: usage.cacheReadInputTokens,
-    output_tokens: usage.outputTokens,
-  };
-}
-
 function print(value: object): string {
   return stringifyJson(value, undefined, harness);
+}
+
+/** What every line of one conversation shares. */
+interface Scope {
+  readonly sessionId: string;
+  readonly cwd: string | undefined;
+  readonly version: string | undefined;
+  readonly gitBranch: string;
+  /** The subagent's agentId (sidechain lines), or undefined for the main conversation. */
+  readonly agentId: string | undefined;
+  /** Prefix of the names uuids and message ids are derived from. */
+  readonly prefix: string;
+}
+
+/** The agentId a subagent's lines carry: its id when Claude Code could name a file by it, else a derived one. */
+const safeAgentId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * The lines of one conversation after `first` (the uuid of the line they
+ * hang off), one text at a time. Returns the first assistant model.
+ */
+function* conversationLines(
+  messages: readonly Message[],
+  scope: Scope,
+  first: string,
+  options: ConversionOptions | undefined,
+): Generator<string, string | undefined> {
+  const plan = planConversation(messages, options);
+  const { sessionId, cwd, version, gitBranch, agentId, prefix } = scope;
+  const sidechain = agentId !== undefined;
+  let ordinal = 1;
+  const nextUuid = () => claudeUuid(`${prefix}line:${ordinal++}`);
+  let parent = first;
+  let index = 0;
+  let firstModel: string | undefined;
+  for (const message of plan.messages) {
+    const uuid = nextUuid();
+    if (isMarker(message)) {
+      const block = message.content[0] as Block & { type: "compaction" };
+      yield print({
+        parentUuid: null,
+        logicalParentUuid: parent,
+        isSidechain: sidechain,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        agentId,
+        type: "system",
+        subtype: "compact_boundary",
+        content: "Conversation compacted",
+        isMeta: false,
+        timestamp: message.timestamp,
+        uuid,
+        level: "info",
+        compactMetadata: { trigger: block.trigger, preTokens: block.preTokens },
+      });
+      const summaryUuid = nextUuid();
+      yield print({
+        parentUuid: uuid,
+        isSidechain: sidechain,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        agentId,
+        type: "user",
+        message: { role: "user", content: block.summary },
+        isVisibleInTranscriptOnly: true,
+        isCompactSummary: true,
+        uuid: summaryUuid,
+        timestamp: message.timestamp,
+      });
+      parent = summaryUuid;
+    } else if (message.role === "user") {
+      yield print({
+        parentUuid: parent,
+        isSidechain: sidechain,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        agentId,
+        type: "user",
+        message: { role: "user", content: userContent(message, plan.commandIds) },
+        isMeta: message.context === undefined ? undefined : true,
+        [contextKey]: message.context,
+        uuid,
+        timestamp: message.timestamp,
+      });
+      parent = uuid;
+    } else {
+      firstModel ??= message.model;
+      yield print({
+        parentUuid: parent,
+        isSidechain: sidechain,
+        userType: "external",
+        cwd,
+        sessionId,
+        version,
+        gitBranch,
+        agentId,
+        message: {
+          model: message.model,
+          id: `msg_txcript${claudeUuidHex(`${prefix}message:${index}`)}`,
+          type: "message",
+          role: "assistant",
+          content: contentToClaude(message.content),
+          stop_reason: message.stopReason ?? null,
+          stop_sequence: null,
+          usage: message.usage === undefined ? undefined : commonUsageToAnthropic(message.usage),
+        },
+        requestId: `req_txcript${claudeUuidHex(`${prefix}request:${index}`)}`,
+        type: "assistant",
+        uuid,
+        timestamp: message.timestamp,
+      });
+      parent = uuid;
+    }
+    index += 1;
+  }
+  return firstModel;
+}
+
+interface SubagentWalk {
+  readonly used: Set<string>;
+  readonly agentIds: Set<string>;
+  ordinal: number;
+}
+
+/** Each subagent's lines (a notice line carrying its Common fields, then its messages), parents first. */
+function* subagentLines(
+  subagents: readonly Subagent[],
+  parent: string | undefined,
+  base: Omit<Scope, "agentId" | "prefix">,
+  meta: Meta,
+  walk: SubagentWalk,
+  options: ConversionOptions | undefined,
+): Generator<string> {
+  for (const subagent of subagents) {
+    walk.ordinal += 1;
+    const n = walk.ordinal;
+    let id = subagent.id;
+    if (walk.used.has(id)) {
+      let k = 2;
+      while (walk.used.has(`${subagent.id}-${k}`)) k += 1;
+      id = `${subagent.id}-${k}`;
+      warn(options, claudeCodeLoss.subagentId, `subagent id ${subagent.id} became ${id}`);
+    }
+    walk.used.add(id);
+    let agentId =
+      safeAgentId.test(id) && !walk.agentIds.has(id)
+        ? id
+        : `a${claudeUuidHex(`${base.sessionId}:agent:${n}`).slice(0, 16)}`;
+    while (walk.agentIds.has(agentId)) agentId = `${agentId}x`;
+    walk.agentIds.add(agentId);
+    const scope: Scope = { ...base, agentId, prefix: `${base.sessionId}:agent:${n}:` };
+    const first = claudeUuid(`${scope.prefix}line:0`);
+    yield print({
+      parentUuid: null,
+      isSidechain: true,
+      userType: "external",
+      cwd: base.cwd,
+      sessionId: base.sessionId,
+      version: base.version,
+      gitBranch: base.gitBranch,
+      agentId,
+      type: "system",
+      subtype: "informational",
+      content: importNotice,
+      isMeta: false,
+      timestamp: subagent.messages[0]?.timestamp ?? meta.timestamp,
+      uuid: first,
+      level: "info",
+      [subagentKey]: {
+        id,
+        toolUseId: subagent.toolUseId,
+        title: subagent.title,
+        agentType: subagent.agentType,
+        model: subagent.model,
+        parent,
+      },
+    });
+    yield* conversationLines(subagent.messages, scope, first, options);
+    if (subagent.subagents !== undefined)
+      yield* subagentLines(subagent.subagents, id, base, meta, walk, options);
+  }
 }
 
 /**
@@ -109,84 +275,51 @@ export function* commonToClaudeCodeLines(
   transcript: Transcript,
   options?: ClaudeCodeWriteOptions,
 ): Generator<string> {
-  const projection = claudeCodeProjection(transcript, options);
   const { meta } = transcript;
   const sessionId = claudeSessionId(meta.id);
-  // The envelope every conversation line opens with, in Claude Code's key order.
-  const cwd = meta.cwd;
-  const version = meta.cliVersion;
-  const gitBranch = meta.gitBranch ?? "";
-  let ordinal = 0;
-  const nextUuid = () => claudeUuid(`${sessionId}:line:${ordinal++}`);
-
-  let parent = nextUuid();
+  const base = {
+    sessionId,
+    cwd: meta.cwd,
+    version: meta.cliVersion,
+    gitBranch: meta.gitBranch ?? "",
+  };
+  const first = claudeUuid(`${sessionId}:line:0`);
   yield print({
     parentUuid: null,
     isSidechain: false,
     userType: "external",
-    cwd,
+    cwd: base.cwd,
     sessionId,
-    version,
-    gitBranch,
+    version: base.version,
+    gitBranch: base.gitBranch,
     type: "system",
     subtype: "informational",
     content: importNotice,
     isMeta: false,
     timestamp: meta.timestamp,
-    uuid: parent,
+    uuid: first,
     level: "info",
+    [lineageKey]: meta.lineage,
   });
-
-  let index = 0;
-  let firstModel: string | undefined;
-  for (const message of projection.messages) {
-    const uuid = nextUuid();
-    if (message.role === "user") {
-      yield print({
-        parentUuid: parent,
-        isSidechain: false,
-        userType: "external",
-        cwd,
-        sessionId,
-        version,
-        gitBranch,
-        type: "user",
-        message: { role: "user", content: userContent(message, projection.commandIds) },
-        uuid,
-        timestamp: message.timestamp,
-      });
-    } else {
-      firstModel ??= message.model;
-      yield print({
-        parentUuid: parent,
-        isSidechain: false,
-        userType: "external",
-        cwd,
-        sessionId,
-        version,
-        gitBranch,
-        message: {
-          model: message.model,
-          id: `msg_txcript${claudeUuidHex(`${sessionId}:message:${index}`)}`,
-          type: "message",
-          role: "assistant",
-          content: contentToClaude(message.content),
-          stop_reason: message.stopReason ?? null,
-          stop_sequence: null,
-          usage: usageToClaude(message.usage),
-        },
-        requestId: `req_txcript${claudeUuidHex(`${sessionId}:request:${index}`)}`,
-        type: "assistant",
-        uuid,
-        timestamp: message.timestamp,
-      });
-    }
-    parent = uuid;
-    index += 1;
-  }
-  // Reports the meta losses, after the messages' (the model needs them all).
-  projection.meta(firstModel);
-
+  const main: Scope = { ...base, agentId: undefined, prefix: `${sessionId}:` };
+  const firstModel = yield* conversationLines(transcript.messages, main, first, options);
+  if (transcript.subagents !== undefined)
+    yield* subagentLines(
+      transcript.subagents,
+      undefined,
+      base,
+      meta,
+      { used: new Set(), agentIds: new Set(), ordinal: 0 },
+      options,
+    );
+  // The meta losses, after the messages' (the model needs them all).
+  writtenMeta(meta, options);
+  if (meta.model !== undefined && meta.model !== firstModel)
+    warn(
+      options,
+      claudeCodeLoss.metaModel,
+      "the session model reads back as the first assistant model",
+    );
   if (meta.title !== undefined)
     yield print({ type: "custom-title", customTitle: meta.title, sessionId });
 }

@@ -1,0 +1,221 @@
+// One Claude Code conversation (the main thread, or one subagent's) → Common
+// messages. Blocks, usage, stop reasons and the split-message merge come
+// from @txcript/core/anthropic; this module adds what is Claude Code's own:
+// slash-command markup, compaction (compact_boundary + isCompactSummary),
+// injected context lines (isMeta, command caveats), local_command lines,
+// and the losses of reading them.
+import {
+  type Block,
+  type CompactionBlock,
+  fromCanonical,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Message,
+  MessageContext,
+  ownValue,
+  readTimestamp,
+} from "@txcript/core";
+import {
+  type AnthropicDrop,
+  AnthropicSplitMessages,
+  anthropicBlockToCommon,
+  anthropicStopReasonToCommon,
+  anthropicUsageToCommon,
+} from "@txcript/core/anthropic";
+import { commandCaveatPrefix, parseCommand, parseCommandOutput } from "./claude-code-commands.js";
+import { claudeCodeLoss } from "./claude-code-losses.js";
+import { objectAt, stringAt } from "./claude-code-schema.js";
+import type { LossTally } from "./claude-code-tally.js";
+import type { IndexedLine } from "./claude-code-thread.js";
+import { contextKey } from "./claude-code-written.js";
+
+export const epoch = "1970-01-01T00:00:00.000Z";
+
+/** Id a user slash command reads back with: its 1-based ordinal in its conversation. */
+export function commandId(ordinal: number): string {
+  return `command-${ordinal}`;
+}
+
+interface Reader {
+  readonly tally: LossTally;
+  commandOrdinal: number;
+  /** The last slash command still waiting for its output. */
+  pendingCommand: string | undefined;
+  /** A compaction marker read from its boundary, still waiting for its summary line. */
+  openCompaction: CompactionBlock | undefined;
+}
+
+function onDrop(reader: Reader): (drop: AnthropicDrop) => void {
+  return (drop) => {
+    if (drop.reason === "unsupported")
+      reader.tally.add(claudeCodeLoss.unknownBlock, `dropped ${drop.what}`);
+    else reader.tally.add(claudeCodeLoss.malformedBlock, `dropped ${drop.what}`);
+  };
+}
+
+function readBlocks(content: Json[], reader: Reader): Block[] {
+  const options = { onDrop: onDrop(reader) };
+  const blocks: Block[] = [];
+  for (let index = 0; index < content.length; index += 1) {
+    const block = anthropicBlockToCommon(content[index] as Json, index, options);
+    if (block !== undefined) blocks.push(block);
+  }
+  return blocks;
+}
+
+/** The blocks of a string content: a slash command, its output, or plain text. */
+function readStringContent(content: string, reader: Reader): Block[] {
+  const command = parseCommand(content);
+  if (command !== undefined) {
+    reader.commandOrdinal += 1;
+    const id = commandId(reader.commandOrdinal);
+    reader.pendingCommand = id;
+    reader.tally.add(claudeCodeLoss.commandMarkup, "slash-command markup became a Command call");
+    return [{ type: "tool_use", id, tool: fromCanonical("Command", command as unknown as Json) }];
+  }
+  const output = parseCommandOutput(content);
+  if (output !== undefined && reader.pendingCommand !== undefined) {
+    const toolUseId = reader.pendingCommand;
+    reader.pendingCommand = undefined;
+    return [{ type: "tool_result", toolUseId, content: output.text, isError: output.isError }];
+  }
+  return [{ type: "text", text: content }];
+}
+
+function readContent(content: Json | undefined, reader: Reader): Block[] {
+  if (typeof content === "string") return readStringContent(content, reader);
+  return Array.isArray(content) ? readBlocks(content, reader) : [];
+}
+
+/** A user line's context: txcript's own key, else isMeta or a command caveat → injected. */
+function contextOf(line: JsonObject, content: Json | undefined): MessageContext | undefined {
+  const written = MessageContext.safeParse(ownValue(line, contextKey));
+  if (written.success) return written.data;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content) && isJsonObject(content[0])
+        ? stringAt(content[0], "text")
+        : undefined;
+  if (text?.startsWith(commandCaveatPrefix)) return { kind: "injected", source: "command-caveat" };
+  if (ownValue(line, "isMeta") === true) return { kind: "injected" };
+  return undefined;
+}
+
+function summaryText(content: Json | undefined): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => (isJsonObject(block) ? (stringAt(block, "text") ?? "") : ""))
+    .join("\n\n");
+}
+
+function compactionOfBoundary(line: JsonObject, reader: Reader): CompactionBlock {
+  const block: CompactionBlock = { type: "compaction", summary: "" };
+  const metadata = objectAt(line, "compactMetadata");
+  if (metadata === undefined) return block;
+  for (const key of Object.keys(metadata)) {
+    const value = ownValue(metadata, key);
+    if (key === "trigger" && typeof value === "string" && value !== "") block.trigger = value;
+    else if (key === "preTokens" && Number.isSafeInteger(value) && (value as number) >= 0)
+      block.preTokens = value as number;
+    else reader.tally.add(claudeCodeLoss.compactMetadata, `left out compactMetadata.${key}`);
+  }
+  return block;
+}
+
+/** Messages of one conversation's lines (a thread, in file order). */
+export function readConversation(lines: readonly IndexedLine[], tally: LossTally): Message[] {
+  const reader: Reader = {
+    tally,
+    commandOrdinal: 0,
+    pendingCommand: undefined,
+    openCompaction: undefined,
+  };
+  const messages: Message[] = [];
+  const split = new AnthropicSplitMessages();
+  let clock: string | undefined;
+  for (const { value } of lines) {
+    const type = stringAt(value, "type");
+    const subtype = stringAt(value, "subtype");
+    const conversational =
+      type === "user" ||
+      type === "assistant" ||
+      (type === "system" && (subtype === "local_command" || subtype === "compact_boundary"));
+    if (!conversational) continue;
+    const read = readTimestamp(ownValue(value, "timestamp"));
+    if (read === undefined)
+      tally.add(claudeCodeLoss.synthesizedTimestamp, "a line without a valid timestamp");
+    const timestamp = read ?? clock ?? epoch;
+    clock = timestamp;
+    if (type === "system") {
+      if (subtype === "compact_boundary") {
+        const block = compactionOfBoundary(value, reader);
+        reader.openCompaction = block;
+        messages.push({ role: "user", content: [block], timestamp });
+        continue;
+      }
+      const content = stringAt(value, "content");
+      if (content !== undefined)
+        messages.push({ role: "user", content: readStringContent(content, reader), timestamp });
+      continue;
+    }
+    const message = objectAt(value, "message");
+    if (message === undefined) {
+      tally.add(claudeCodeLoss.lineDropped, `left out a ${type} line without a message`);
+      continue;
+    }
+    const content = ownValue(message, "content");
+    if (type === "user") {
+      if (Object.hasOwn(value, "toolUseResult"))
+        tally.add(claudeCodeLoss.toolUseResult, "left out the toolUseResult beside a tool result");
+      if (ownValue(value, "isCompactSummary") === true) {
+        const summary = summaryText(content);
+        if (reader.openCompaction !== undefined) reader.openCompaction.summary = summary;
+        else messages.push({ role: "user", content: [{ type: "compaction", summary }], timestamp });
+        reader.openCompaction = undefined;
+        continue;
+      }
+      reader.openCompaction = undefined;
+      const read: Message = { role: "user", content: readContent(content, reader), timestamp };
+      const context = contextOf(value, content);
+      // The isMeta line right after a prompt command is that command's expansion.
+      const previous = messages.at(-1)?.content;
+      if (
+        context?.kind === "injected" &&
+        context.source === undefined &&
+        previous?.length === 1 &&
+        previous[0]?.type === "tool_use" &&
+        previous[0].tool.name === "Command"
+      )
+        context.source = "slash-command";
+      if (context !== undefined) read.context = context;
+      messages.push(read);
+      continue;
+    }
+    reader.openCompaction = undefined;
+    const id = stringAt(message, "id");
+    const usageRead = anthropicUsageToCommon(ownValue(message, "usage"));
+    for (const key of usageRead?.details ?? [])
+      tally.add(claudeCodeLoss.usageDetails, `left out usage.${key}`);
+    for (const key of usageRead?.invalid ?? [])
+      tally.add(claudeCodeLoss.usageDetails, `usage.${key} is not a count and read as 0`);
+    for (const key of usageRead?.absent ?? [])
+      tally.add(claudeCodeLoss.usageDetails, `usage.${key} is absent and read as 0`);
+    const part = {
+      content: readContent(content, reader),
+      stopReason: anthropicStopReasonToCommon(ownValue(message, "stop_reason")),
+      usage: usageRead?.usage,
+    };
+    if (split.merge(id, part)) continue;
+    const model = stringAt(message, "model");
+    const assistant: Message = { role: "assistant", content: [...part.content], timestamp };
+    if (model !== undefined && model !== "" && model !== "<synthetic>") assistant.model = model;
+    if (part.stopReason !== undefined) assistant.stopReason = part.stopReason;
+    if (part.usage !== undefined) assistant.usage = part.usage;
+    messages.push(assistant);
+    split.started(id, assistant);
+  }
+  return messages;
+}

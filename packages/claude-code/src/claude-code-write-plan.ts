@@ -1,0 +1,457 @@
+// The writer's own plan for one conversation: each step writing it as
+// Claude Code lines takes (thinking Anthropic accepts, results off assistant
+// lines, user slash commands on lines of their own, compaction markers alone,
+// a result for every call), applied one message at a time as the writer
+// walks them, each loss reported as it is applied. What this amounts to on
+// read-back is stated, independently, in claude-code-project.ts.
+import {
+  type Block,
+  type ConversionOptions,
+  type Json,
+  type Message,
+  type Meta,
+  stringifyJson,
+  type ToolResultBlock,
+  toCanonical,
+  type Usage,
+  warn,
+} from "@txcript/core";
+import { anthropicThinkingOf, toolResultContentToAnthropic } from "@txcript/core/anthropic";
+import { claudeCodeLoss } from "./claude-code-losses.js";
+import { claudeSessionId } from "./claude-code-paths.js";
+import { commandId } from "./claude-code-read.js";
+
+/** The content of the result synthesized for a tool call that has none. */
+export const missingResultText =
+  "[txcript: this tool call has no result in the source session; the call was not answered]";
+
+function flattenContent(content: Json, options: ConversionOptions | undefined): Json {
+  const written = toolResultContentToAnthropic(content, "claude_code");
+  if (written.flattened)
+    warn(options, claudeCodeLoss.jsonToolOutput, "structured tool output became its JSON text");
+  return written.content;
+}
+
+function normalizeThinking(
+  block: Block & { type: "thinking" },
+  options?: ConversionOptions,
+): Block | undefined {
+  const sent = anthropicThinkingOf(block);
+  if (sent === undefined) {
+    warn(
+      options,
+      claudeCodeLoss.thinkingDropped,
+      block.provider !== undefined && block.provider !== "anthropic"
+        ? `dropped ${block.provider} reasoning`
+        : "dropped thinking without a signature",
+    );
+    return undefined;
+  }
+  if (sent.encryptedDropped)
+    warn(options, claudeCodeLoss.thinkingEncryptedDropped, "dropped encrypted reasoning");
+  return block.signature !== undefined
+    ? { type: "thinking", text: block.text, signature: block.signature, provider: "anthropic" }
+    : { type: "thinking", text: "", encrypted: block.encrypted as string, provider: "anthropic" };
+}
+
+function hasUsageExtras(message: Message): boolean {
+  return (
+    message.usage !== undefined &&
+    (message.usage.reasoningOutputTokens !== undefined || message.usage.costUsd !== undefined)
+  );
+}
+
+function isUserCommand(block: Block): boolean {
+  return block.type === "tool_use" && block.tool.name === "Command";
+}
+
+/** Meta as it reads back; `model` is settled once the messages are. */
+function normalizeMeta(meta: Meta, options?: ConversionOptions): Meta {
+  const id = claudeSessionId(meta.id);
+  if (id !== meta.id && id !== meta.id.toLowerCase())
+    warn(options, claudeCodeLoss.foreignSessionId, `session id ${meta.id} became ${id}`);
+  const normalized: Meta = { id, timestamp: meta.timestamp };
+  if (meta.cwd !== undefined) normalized.cwd = meta.cwd;
+  if (meta.gitBranch !== undefined && meta.gitBranch !== "") normalized.gitBranch = meta.gitBranch;
+  else if (meta.gitBranch === "") warn(options, claudeCodeLoss.emptyGitBranch, "empty git branch");
+  if (meta.title !== undefined) normalized.title = meta.title;
+  if (meta.cliVersion !== undefined) normalized.cliVersion = meta.cliVersion;
+  if (meta.lineage !== undefined) normalized.lineage = meta.lineage;
+  return normalized;
+}
+
+function userMessage(content: Block[], timestamp: string, context?: Message["context"]): Message {
+  return context === undefined
+    ? { role: "user", content, timestamp }
+    : { role: "user", content, timestamp, context };
+}
+
+/** What the steps need to know about the whole transcript before handling any one message. */
+interface Plan {
+  /** Ids of the user slash Command calls, as given. */
+  readonly commandIds: ReadonlySet<string>;
+  /** The first result of each of those, wherever it is. */
+  readonly commandResults: ReadonlyMap<string, ToolResultBlock>;
+  /** Each user Command's new id (`command-<n>`, n its ordinal; a repeated id keeps the last). */
+  readonly renamed: ReadonlyMap<string, string>;
+  /** The ids lone command lines carry once renamed (`userCommandIds` of the projection). */
+  readonly lineCommandIds: ReadonlySet<string>;
+}
+
+function planOf(messages: readonly Message[]): Plan {
+  const commandIds = new Set<string>();
+  const renamed = new Map<string, string>();
+  // Every user Command becomes a lone message of its own, in input order, so
+  // its ordinal among those messages is its ordinal here.
+  let ordinal = 0;
+  for (const message of messages)
+    if (message.role === "user")
+      for (const block of message.content)
+        if (block.type === "tool_use" && isUserCommand(block)) {
+          ordinal += 1;
+          commandIds.add(block.id);
+          renamed.set(block.id, commandId(ordinal));
+        }
+  const commandResults = new Map<string, ToolResultBlock>();
+  if (commandIds.size > 0)
+    for (const message of messages)
+      for (const block of message.content)
+        if (
+          block.type === "tool_result" &&
+          commandIds.has(block.toolUseId) &&
+          !commandResults.has(block.toolUseId)
+        )
+          commandResults.set(block.toolUseId, block);
+  return { commandIds, commandResults, renamed, lineCommandIds: new Set(renamed.values()) };
+}
+
+/**
+ * True when step 1 leaves the message as it is (by far the usual case): no
+ * thinking, no result on an assistant message, and on a user message no
+ * model fields, tool call or command result to move.
+ */
+function isPlain(message: Message, plan: Plan): boolean {
+  const user = message.role === "user";
+  if (
+    user &&
+    (message.content.length === 0 ||
+      message.model !== undefined ||
+      message.stopReason !== undefined ||
+      message.usage !== undefined)
+  )
+    return false;
+  if (!user && (message.context !== undefined || hasUsageExtras(message))) return false;
+  for (const block of message.content) {
+    if (block.type === "thinking" || block.type === "compaction") return false;
+    if (block.type === "tool_result" && (!user || plan.commandResults.has(block.toolUseId)))
+      return false;
+    if (block.type === "tool_use" && user) return false;
+  }
+  return true;
+}
+
+/**
+ * Step 1, for one message: the messages it becomes, one per Claude Code
+ * line. Thinking follows Anthropic's rules, results leave assistant
+ * messages, user messages lose model fields, and a user slash Command (with
+ * its result right after it) gets a line of its own.
+ */
+function splitMessage(
+  message: Message,
+  plan: Plan,
+  placed: Set<ToolResultBlock>,
+  options: ConversionOptions | undefined,
+): Message[] {
+  if (isPlain(message, plan)) return [message];
+  if (message.role === "assistant" && message.context !== undefined) {
+    warn(
+      options,
+      claudeCodeLoss.assistantContext,
+      "dropped the context mark of an assistant message",
+    );
+    const { context: _, ...rest } = message;
+    return splitMessage(rest, plan, placed, options);
+  }
+  if (message.role === "assistant" && hasUsageExtras(message)) {
+    warn(
+      options,
+      claudeCodeLoss.usageExtras,
+      "dropped reasoning tokens and cost of a message's usage",
+    );
+    const { reasoningOutputTokens: _r, costUsd: _c, ...usage } = message.usage as Usage;
+    return splitMessage({ ...message, usage }, plan, placed, options);
+  }
+  if (message.content.some((block) => block.type === "compaction"))
+    return splitCompaction(message, plan, placed, options);
+  const blocks: Block[] = [];
+  for (const block of message.content) {
+    if (block.type !== "thinking") blocks.push(block);
+    else {
+      const kept = normalizeThinking(block, options);
+      if (kept !== undefined) blocks.push(kept);
+    }
+  }
+  if (message.role === "assistant") {
+    const kept: Block[] = [];
+    const moved: Block[] = [];
+    for (const block of blocks) (block.type === "tool_result" ? moved : kept).push(block);
+    const { content: _, ...fields } = message;
+    const out: Message[] = [{ ...fields, content: kept }];
+    if (moved.length > 0) {
+      warn(
+        options,
+        claudeCodeLoss.resultOnAssistant,
+        "moved tool results to a user message",
+        undefined,
+        moved.length,
+      );
+      out.push(userMessage(moved, message.timestamp));
+    }
+    return out;
+  }
+  if (
+    message.model !== undefined ||
+    message.stopReason !== undefined ||
+    message.usage !== undefined
+  )
+    warn(options, claudeCodeLoss.userMessageFields, "dropped model fields of a user message");
+  const { context } = message;
+  // A message with no blocks stays one (empty) message.
+  if (blocks.length === 0) return [userMessage([], message.timestamp, context)];
+  const out: Message[] = [];
+  let group: Block[] = [];
+  const flush = () => {
+    if (group.length > 0) out.push(userMessage(group, message.timestamp, context));
+    group = [];
+  };
+  for (const block of blocks) {
+    if (block.type === "tool_use" && isUserCommand(block)) {
+      flush();
+      out.push(userMessage([block], message.timestamp, context));
+      const result = plan.commandResults.get(block.id);
+      if (result !== undefined && !placed.has(result)) {
+        placed.add(result);
+        out.push(userMessage([result], message.timestamp, context));
+      }
+    } else if (block.type === "tool_result" && plan.commandResults.get(block.toolUseId) === block) {
+      // Placed right after its command (or dropped with the duplicate).
+    } else if (block.type === "tool_use") {
+      warn(options, claudeCodeLoss.userToolUse, "a tool call on a user message became text");
+      const { name, input } = toCanonical(block.tool);
+      group.push({ type: "text", text: `[tool call ${name} ${stringifyJson(input)}]` });
+    } else {
+      group.push(block);
+    }
+  }
+  // A message left with nothing of its own (its command output moved) adds no line.
+  flush();
+  return out;
+}
+
+/**
+ * A message holding compaction blocks: each becomes a marker of its own
+ * (a user message with that block alone, without `history`), the blocks
+ * between them messages like the original, each split as usual.
+ */
+function splitCompaction(
+  message: Message,
+  plan: Plan,
+  placed: Set<ToolResultBlock>,
+  options: ConversionOptions | undefined,
+): Message[] {
+  const alone =
+    message.role === "user" &&
+    message.content.length === 1 &&
+    message.context === undefined &&
+    message.model === undefined &&
+    message.stopReason === undefined &&
+    message.usage === undefined;
+  if (!alone)
+    warn(options, claudeCodeLoss.compactionMoved, "gave a compaction marker a message of its own");
+  const out: Message[] = [];
+  let segment: Block[] = [];
+  const flush = () => {
+    if (segment.length > 0)
+      out.push(...splitMessage({ ...message, content: segment }, plan, placed, options));
+    segment = [];
+  };
+  for (const block of message.content) {
+    if (block.type !== "compaction") {
+      segment.push(block);
+      continue;
+    }
+    flush();
+    const { history, ...marker } = block;
+    if (history !== undefined)
+      warn(
+        options,
+        claudeCodeLoss.compactionHistory,
+        "dropped the history a compaction sent instead",
+      );
+    out.push({ role: "user", content: [marker], timestamp: message.timestamp });
+  }
+  flush();
+  return out;
+}
+
+/** A compaction marker as the writer prints it: a user message holding one compaction block. */
+export function isMarker(message: Message): boolean {
+  return (
+    message.role === "user" &&
+    message.content.length === 1 &&
+    message.content[0]?.type === "compaction"
+  );
+}
+
+/** The new id of a lone result of a slash command (it follows its command's rename). */
+function renamedResult(block: ToolResultBlock, message: Message, plan: Plan): string | undefined {
+  return message.role === "user" && message.content.length === 1
+    ? plan.renamed.get(block.toolUseId)
+    : undefined;
+}
+
+function commandOutput(content: Json): string {
+  return typeof content === "string" ? content : stringifyJson(content, undefined, "claude_code");
+}
+
+/** Step 2, for one message: tool results hold text or content blocks; commands get ordinal ids. */
+function rewriteMessage(
+  message: Message,
+  plan: Plan,
+  options: ConversionOptions | undefined,
+): Message {
+  let changed = false;
+  const content = message.content.map((block): Block => {
+    if (block.type === "tool_result") {
+      const renamed = renamedResult(block, message, plan);
+      const output =
+        renamed !== undefined
+          ? commandOutput(block.content)
+          : flattenContent(block.content, options);
+      if (renamed === undefined && output === block.content) return block;
+      changed = true;
+      const toolUseId = renamed ?? block.toolUseId;
+      return { type: "tool_result", toolUseId, content: output, isError: block.isError };
+    }
+    if (block.type === "tool_use" && message.role === "user") {
+      warn(options, claudeCodeLoss.userToolUse, "a slash command got a new id");
+      const input = block.tool.input as { command: string; args?: string };
+      const tool = {
+        name: "Command" as const,
+        input: { command: input.command, ...(input.args ? { args: input.args } : {}) },
+      };
+      changed = true;
+      return { type: "tool_use", id: plan.renamed.get(block.id) ?? block.id, tool };
+    }
+    return block;
+  });
+  return changed ? { ...message, content } : message;
+}
+
+/**
+ * Every result id the written session holds. Without slash commands that is
+ * every result as given; with them, step 1 is run once more, silently, to
+ * see which results are dropped and which are renamed.
+ */
+function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
+  const answered = new Set<string>();
+  if (plan.renamed.size === 0) {
+    for (const message of messages)
+      for (const block of message.content)
+        if (block.type === "tool_result") answered.add(block.toolUseId);
+    return answered;
+  }
+  const placed = new Set<ToolResultBlock>();
+  for (const message of messages)
+    for (const split of splitMessage(message, plan, placed, undefined))
+      for (const block of split.content)
+        if (block.type === "tool_result")
+          answered.add(renamedResult(block, split, plan) ?? block.toolUseId);
+  return answered;
+}
+
+/** Step 3, for one assistant message: an error result for each call nothing answers. */
+function answerCalls(
+  message: Message,
+  answered: Set<string>,
+  options: ConversionOptions | undefined,
+): Message | undefined {
+  const synthesized: Block[] = [];
+  for (const block of message.content) {
+    if (block.type !== "tool_use" || answered.has(block.id)) continue;
+    answered.add(block.id);
+    synthesized.push({
+      type: "tool_result",
+      toolUseId: block.id,
+      content: missingResultText,
+      isError: true,
+    });
+  }
+  if (synthesized.length === 0) return undefined;
+  warn(
+    options,
+    claudeCodeLoss.orphanToolUse,
+    "synthesized an error result for an unanswered tool call",
+    undefined,
+    synthesized.length,
+  );
+  return userMessage(synthesized, message.timestamp);
+}
+
+function* projectMessages(
+  messages: readonly Message[],
+  plan: Plan,
+  options: ConversionOptions | undefined,
+): Generator<Message> {
+  const answered = answeredIds(messages, plan);
+  const placed = new Set<ToolResultBlock>();
+  // Results synthesized for the last assistant message: they go at the front
+  // of the next user message, or in a new one right after when there is none.
+  let orphans: Message | undefined;
+  for (const source of messages)
+    for (const split of splitMessage(source, plan, placed, options)) {
+      let message = rewriteMessage(split, plan, options);
+      if (orphans !== undefined) {
+        if (
+          message.role === "user" &&
+          message.context === undefined &&
+          !isMarker(message) &&
+          !isCommandLine(message, plan.lineCommandIds)
+        )
+          message = { ...message, content: [...orphans.content, ...message.content] };
+        else yield orphans;
+        orphans = undefined;
+      }
+      yield message;
+      if (message.role === "assistant") orphans = answerCalls(message, answered, options);
+    }
+  if (orphans !== undefined) yield orphans;
+}
+
+/** A user message written as command markup: a lone slash Command, or its output. */
+export function isCommandLine(message: Message, commandIds: ReadonlySet<string>): boolean {
+  if (message.role !== "user" || message.content.length !== 1) return false;
+  const block = message.content[0] as Block;
+  if (block.type === "tool_use") return isUserCommand(block);
+  return block.type === "tool_result" && commandIds.has(block.toolUseId);
+}
+
+/** One conversation as the writer walks it: its messages (each loss reported as reached) and its command lines. */
+export interface ConversationPlan {
+  readonly messages: Iterable<Message>;
+  /** Ids of the tool_use / tool_result blocks written as command markup. */
+  readonly commandIds: ReadonlySet<string>;
+}
+
+export function planConversation(
+  messages: readonly Message[],
+  options?: ConversionOptions,
+): ConversationPlan {
+  const plan = planOf(messages);
+  return { messages: projectMessages(messages, plan, options), commandIds: plan.lineCommandIds };
+}
+
+/** Meta as the writer writes it (the model is settled by the writer once the messages are). */
+export function writtenMeta(meta: Meta, options?: ConversionOptions): Meta {
+  return normalizeMeta(meta, options);
+}
