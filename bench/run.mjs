@@ -26,7 +26,7 @@ const log = (message) =>
   );
 
 const manifest = await ensureCorpus(corpus, log);
-const { codecs, missing } = await loadCodecs();
+const { codecs, harnesses, missing } = await loadCodecs();
 for (const [what, reason] of Object.entries(missing)) log(`missing: ${what}: ${reason}`);
 
 // The CLI runs in an isolated home: only the generated threads are visible.
@@ -83,7 +83,16 @@ if (cli.available) {
 }
 
 const sizes = quick ? allSizes.filter((size) => size.name !== "100mb") : allSizes;
-const context = { manifest, codecs, cli, corpus, log, sizes, totalBytes: quick ? 2e8 : 1e9 };
+const context = {
+  manifest,
+  codecs,
+  harnesses,
+  cli,
+  corpus,
+  log,
+  sizes,
+  totalBytes: quick ? 2e8 : 1e9,
+};
 const converted = await conversions(context);
 const figures = [
   ...converted.figures,

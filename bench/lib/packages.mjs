@@ -18,13 +18,18 @@ async function load(name) {
   }
 }
 
-/** The codecs and conversion entry points, each possibly missing with a reason. */
+/**
+ * The codecs of every harness in the built registry (`defaultRegistry` of
+ * packages/harnesses), keyed by harness id, and the conversion entry points,
+ * each possibly missing with a reason. `harnesses` holds the definitions,
+ * for their read and write options. A harness added to the registry is
+ * benchmarked (fuzz throughput) without editing the bench.
+ */
 export async function loadCodecs() {
-  const [core, amp, streamJson, claudeCode] = await Promise.all([
+  const [core, registry, streamJson] = await Promise.all([
     load("core"),
-    load("amp"),
+    load("harnesses"),
     load("stream-json"),
-    load("claude-code"),
   ]);
   const missing = {};
   const pick = (result, exportName, label) => {
@@ -36,21 +41,22 @@ export async function loadCodecs() {
     if (value === undefined) missing[label] = `${exportName} is not exported yet`;
     return value;
   };
+  const defaultRegistry = pick(registry, "defaultRegistry", "registry");
+  const harnesses = Object.fromEntries(
+    (defaultRegistry?.harnesses ?? []).map((harness) => [harness.id, harness]),
+  );
   const codecs = {
     convert: pick(core, "convert", "core"),
-    common: pick(core, "commonCodec", "common"),
-    amp: pick(amp, "ampCodec", "amp"),
-    stream_json: pick(streamJson, "streamJsonCodec", "stream_json"),
-    claude_code: pick(claudeCode, "claudeCodeCodec", "claude_code"),
+    ...Object.fromEntries(Object.values(harnesses).map((harness) => [harness.id, harness.codec])),
     readStreamJsonLines: pick(streamJson, "readStreamJsonLines", "readStreamJsonLines"),
   };
-  return { codecs, missing };
+  return { codecs, harnesses, missing };
 }
 
-/** Read and write options as the CLI passes them (packages/cli/src/harnesses.ts). */
-export function conversionOptions(from, to, startTime) {
-  const read = from === "stream_json" ? { startTime } : {};
-  const write = to === "stream_json" ? { dialect: from === "amp" ? "amp" : "claude" } : {};
+/** Read and write options as the CLI passes them: each harness's own readOptions/writeOptions. */
+export function conversionOptions(harnesses, from, to, startTime) {
+  const read = harnesses[from]?.readOptions?.({ startTime }) ?? {};
+  const write = harnesses[to]?.writeOptions?.({ from }) ?? {};
   return { read, write };
 }
 

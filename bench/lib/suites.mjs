@@ -13,7 +13,7 @@ import {
   summarize,
   timeCommand,
 } from "./measure.mjs";
-import { ccusageAmpBin, cliBin, repoRoot } from "./packages.mjs";
+import { ccusageAmpBin, cliBin, conversionOptions, repoRoot } from "./packages.mjs";
 import { summarizeProfile } from "./profile.mjs";
 import { formatBytes, formatMs, formatRatio } from "./report.mjs";
 
@@ -432,39 +432,50 @@ export async function startup({ manifest, cli, log }) {
   });
 }
 
-/** Fuzz throughput per parser: cases per second, and ÷ JSON.parse of the same cases. */
-export async function fuzz({ manifest, codecs, corpus, log }) {
+/**
+ * Fuzz throughput per parser, for every harness of the registry: cases per
+ * second, and ÷ JSON.parse of the same cases. Amp and stream-json start from
+ * the bench's own generated files; every other harness from the stream-json
+ * one converted into it by its own writer.
+ */
+export async function fuzz({ manifest, codecs, harnesses, corpus, log }) {
   const group = "fuzz";
   const seeds = {};
   seeds.amp = manifest.files.small.amp;
   seeds.stream_json = manifest.files.small.stream;
   const startTime = new Date(manifest.files.small.created);
-  if (codecs.stream_json && codecs.claude_code) {
-    seeds.claude_code = path.join(corpus, "fuzz-seed-claude-code.jsonl");
+  const ids = Object.keys(harnesses);
+  const reasons = {};
+  for (const id of ids) {
+    if (seeds[id] !== undefined) continue;
+    if (!(codecs.stream_json && codecs.convert)) {
+      reasons[id] = "no stream-json codec to write its seed from";
+      continue;
+    }
+    const seed = path.join(corpus, `fuzz-seed-${id}${harnesses[id].extension}`);
     const text = await fs.readFile(seeds.stream_json, "utf8");
-    await fs.writeFile(
-      seeds.claude_code,
-      codecs.convert(text, codecs.stream_json, codecs.claude_code, { read: { startTime } }).text,
-    );
-  }
-  if (codecs.stream_json && codecs.common) {
-    seeds.common = path.join(corpus, "fuzz-seed.common.json");
-    const text = await fs.readFile(seeds.stream_json, "utf8");
-    await fs.writeFile(
-      seeds.common,
-      codecs.convert(text, codecs.stream_json, codecs.common, { read: { startTime } }).text,
-    );
+    const { read, write } = conversionOptions(harnesses, "stream_json", id, startTime);
+    try {
+      await fs.writeFile(
+        seed,
+        codecs.convert(text, codecs.stream_json, codecs[id], { read, write }).text,
+      );
+      seeds[id] = seed;
+    } catch (error) {
+      reasons[id] = `its writer refused the seed: ${String(error?.message).slice(0, 120)}`;
+    }
   }
   const figures = [];
-  for (const id of ["amp", "stream_json", "claude_code", "common"]) {
+  for (const id of ids) {
     const name = `${id} parse: cases per second ÷ JSON.parse of the same cases`;
     if (codecs[id] === undefined || seeds[id] === undefined) {
-      figures.push(skipped(group, name, `${id} codec not available`));
+      figures.push(skipped(group, name, reasons[id] ?? `${id} codec not available`));
       continue;
     }
     log(`fuzz: ${id}`);
     const result = await runWorker("fuzz.mjs", {
       codec: id,
+      layout: harnesses[id].extension.endsWith(".jsonl") ? "jsonl" : "json",
       seedFile: seeds[id],
       seed: 8,
       mutations: 8000,

@@ -6,10 +6,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { conversionOptions, loadCodecs } from "../lib/packages.mjs";
 
 const config = JSON.parse(process.argv[2]);
-const { codecs } = await loadCodecs();
+const { codecs, harnesses } = await loadCodecs();
 const from = codecs[config.from];
 const to = codecs[config.to];
-const { read, write } = conversionOptions(config.from, config.to, new Date(config.startTime));
+const { read, write } = conversionOptions(
+  harnesses,
+  config.from,
+  config.to,
+  new Date(config.startTime),
+);
 const convertOnce = (text) =>
   codecs.convert(text, from, to, { file: config.file, read, write }).text;
 

@@ -75,7 +75,7 @@ cases.push(
 );
 const bytes = cases.reduce((total, text) => total + text.length, 0);
 
-const jsonl = config.codec === "stream_json" || config.codec === "claude_code";
+const jsonl = config.layout === "jsonl";
 const baseline = (text) => {
   if (!jsonl) return JSON.parse(text);
   for (const line of text.split("\n")) if (line.trim() !== "") JSON.parse(line);
