@@ -8,7 +8,7 @@ import type { Meta, Subagent, Transcript } from "@txcript/core";
 import { claudeSessionId } from "./claude-code-paths.js";
 import { projectConversation } from "./claude-code-project-conversation.js";
 
-export { missingResultText } from "./claude-code-project-conversation.js";
+export { missingResultText } from "./claude-code-written.js";
 
 function projectMeta(meta: Meta, messages: Transcript["messages"]): Meta {
   const projected: Meta = { id: claudeSessionId(meta.id), timestamp: meta.timestamp };

@@ -9,82 +9,24 @@ import {
   type ConversionOptions,
   type Json,
   type Message,
-  type Meta,
   stringifyJson,
   type ToolResultBlock,
   toCanonical,
   type Usage,
   warn,
 } from "@txcript/core";
-import { anthropicThinkingOf, toolResultContentToAnthropic } from "@txcript/core/anthropic";
 import { claudeCodeLoss } from "./claude-code-losses.js";
-import { claudeSessionId } from "./claude-code-paths.js";
 import { commandId } from "./claude-code-read.js";
-
-/** The content of the result synthesized for a tool call that has none. */
-export const missingResultText =
-  "[txcript: this tool call has no result in the source session; the call was not answered]";
-
-function flattenContent(content: Json, options: ConversionOptions | undefined): Json {
-  const written = toolResultContentToAnthropic(content, "claude_code");
-  if (written.flattened)
-    warn(options, claudeCodeLoss.jsonToolOutput, "structured tool output became its JSON text");
-  return written.content;
-}
-
-function normalizeThinking(
-  block: Block & { type: "thinking" },
-  options?: ConversionOptions,
-): Block | undefined {
-  const sent = anthropicThinkingOf(block);
-  if (sent === undefined) {
-    warn(
-      options,
-      claudeCodeLoss.thinkingDropped,
-      block.provider !== undefined && block.provider !== "anthropic"
-        ? `dropped ${block.provider} reasoning`
-        : "dropped thinking without a signature",
-    );
-    return undefined;
-  }
-  if (sent.encryptedDropped)
-    warn(options, claudeCodeLoss.thinkingEncryptedDropped, "dropped encrypted reasoning");
-  return block.signature !== undefined
-    ? { type: "thinking", text: block.text, signature: block.signature, provider: "anthropic" }
-    : { type: "thinking", text: "", encrypted: block.encrypted as string, provider: "anthropic" };
-}
-
-function hasUsageExtras(message: Message): boolean {
-  return (
-    message.usage !== undefined &&
-    (message.usage.reasoningOutputTokens !== undefined || message.usage.costUsd !== undefined)
-  );
-}
-
-function isUserCommand(block: Block): boolean {
-  return block.type === "tool_use" && block.tool.name === "Command";
-}
-
-/** Meta as it reads back; `model` is settled once the messages are. */
-function normalizeMeta(meta: Meta, options?: ConversionOptions): Meta {
-  const id = claudeSessionId(meta.id);
-  if (id !== meta.id && id !== meta.id.toLowerCase())
-    warn(options, claudeCodeLoss.foreignSessionId, `session id ${meta.id} became ${id}`);
-  const normalized: Meta = { id, timestamp: meta.timestamp };
-  if (meta.cwd !== undefined) normalized.cwd = meta.cwd;
-  if (meta.gitBranch !== undefined && meta.gitBranch !== "") normalized.gitBranch = meta.gitBranch;
-  else if (meta.gitBranch === "") warn(options, claudeCodeLoss.emptyGitBranch, "empty git branch");
-  if (meta.title !== undefined) normalized.title = meta.title;
-  if (meta.cliVersion !== undefined) normalized.cliVersion = meta.cliVersion;
-  if (meta.lineage !== undefined) normalized.lineage = meta.lineage;
-  return normalized;
-}
-
-function userMessage(content: Block[], timestamp: string, context?: Message["context"]): Message {
-  return context === undefined
-    ? { role: "user", content, timestamp }
-    : { role: "user", content, timestamp, context };
-}
+import {
+  flattenContent,
+  hasUsageExtras,
+  isCommandLine,
+  isMarker,
+  isUserCommand,
+  normalizeThinking,
+  userMessage,
+} from "./claude-code-write-rules.js";
+import { missingResultText } from "./claude-code-written.js";
 
 /** What the steps need to know about the whole transcript before handling any one message. */
 interface Plan {
@@ -294,15 +236,6 @@ function splitCompaction(
   return out;
 }
 
-/** A compaction marker as the writer prints it: a user message holding one compaction block. */
-export function isMarker(message: Message): boolean {
-  return (
-    message.role === "user" &&
-    message.content.length === 1 &&
-    message.content[0]?.type === "compaction"
-  );
-}
-
 /** The new id of a lone result of a slash command (it follows its command's rename). */
 function renamedResult(block: ToolResultBlock, message: Message, plan: Plan): string | undefined {
   return message.role === "user" && message.content.length === 1
@@ -428,14 +361,6 @@ function* projectMessages(
   if (orphans !== undefined) yield orphans;
 }
 
-/** A user message written as command markup: a lone slash Command, or its output. */
-export function isCommandLine(message: Message, commandIds: ReadonlySet<string>): boolean {
-  if (message.role !== "user" || message.content.length !== 1) return false;
-  const block = message.content[0] as Block;
-  if (block.type === "tool_use") return isUserCommand(block);
-  return block.type === "tool_result" && commandIds.has(block.toolUseId);
-}
-
 /** One conversation as the writer walks it: its messages (each loss reported as reached) and its command lines. */
 export interface ConversationPlan {
   readonly messages: Iterable<Message>;
@@ -449,9 +374,4 @@ export function planConversation(
 ): ConversationPlan {
   const plan = planOf(messages);
   return { messages: projectMessages(messages, plan, options), commandIds: plan.lineCommandIds };
-}
-
-/** Meta as the writer writes it (the model is settled by the writer once the messages are). */
-export function writtenMeta(meta: Meta, options?: ConversionOptions): Meta {
-  return normalizeMeta(meta, options);
 }

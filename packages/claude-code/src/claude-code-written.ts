@@ -19,3 +19,7 @@ export const contextKey = "txcriptContext";
  * the subagent it is nested in).
  */
 export const subagentKey = "txcriptSubagent";
+
+/** The content of the result synthesized for a tool call that has none. */
+export const missingResultText =
+  "[txcript: this tool call has no result in the source session; the call was not answered]";

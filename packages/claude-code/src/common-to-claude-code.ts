@@ -29,12 +29,8 @@ import {
   writtenLine,
 } from "./claude-code-schema.js";
 import { claudeUuid, claudeUuidHex } from "./claude-code-uuid.js";
-import {
-  isCommandLine,
-  isMarker,
-  planConversation,
-  writtenMeta,
-} from "./claude-code-write-plan.js";
+import { planConversation } from "./claude-code-write-plan.js";
+import { isCommandLine, isMarker, writtenMeta } from "./claude-code-write-rules.js";
 import { contextKey, importNotice, lineageKey, subagentKey } from "./claude-code-written.js";
 
 export { importNotice } from "./claude-code-written.js";

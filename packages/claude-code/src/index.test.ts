@@ -6,6 +6,7 @@ describe("@txcript/claude-code public API", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ClaudeCodeStore",
       "claudeCodeCodec",
+      "claudeCodeHarness",
       "claudeCodeLoss",
       "claudeCodeLosses",
       "claudeCodeNamespace",
