@@ -20,13 +20,9 @@ import type { Transcript } from "@txcript/core";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "./html-render.js";
-import {
-  hostileSession,
-  hostileStrings,
-  longSession,
-  readPng,
-  smallSession,
-} from "./test-support.js";
+import { hostileSession, hostileStrings } from "./test-hostile.js";
+import { readPng } from "./test-png.js";
+import { longSession, smallSession } from "./test-support.js";
 
 const chromium = "/usr/bin/chromium";
 const skipReason = existsSync(chromium)

@@ -4,7 +4,8 @@ import { cutPre } from "./html-cut.js";
 import { diffLines } from "./html-diff.js";
 import { escapeHtml, imageDataUrl } from "./html-escape.js";
 import * as html from "./index.js";
-import { hostileSession, hostileStrings, longSession, smallSession } from "./test-support.js";
+import { hostileSession, hostileStrings } from "./test-hostile.js";
+import { longSession, smallSession } from "./test-support.js";
 
 const { renderHtml } = html;
 
@@ -198,4 +199,53 @@ it("renders an empty transcript", () => {
   const page = renderHtml(empty);
   expect(page).toContain("<h1>e</h1>");
   expect(page).not.toContain("<article");
+});
+
+describe("tools outside the typed set", () => {
+  const withTool = (tool: Transcript["messages"][number]["content"][number]): Transcript => ({
+    meta: { id: "r", timestamp: "2026-03-01T10:00:00.000Z" },
+    messages: [{ role: "assistant", timestamp: "2026-03-01T10:00:01.000Z", content: [tool] }],
+  });
+
+  it("a shell argv reads as its script, the input stays folded below", () => {
+    const page = renderHtml(
+      withTool({
+        type: "tool_use",
+        id: "s",
+        tool: {
+          name: "Raw",
+          toolName: "shell",
+          input: { command: ["bash", "-lc", "ls -la && cat <x>"], workdir: "/w" },
+        },
+      }),
+    );
+    expect(page).toContain(
+      '<span class="name">shell</span></div><pre class="command">ls -la &amp;&amp; cat &lt;x&gt;</pre>',
+    );
+    expect(page).toContain('<details class="input"><summary>input</summary>');
+  });
+
+  it("a patch is coloured by line, a file path is the key input", () => {
+    const patch = "*** Begin Patch\n*** Update File: a.ts\n@@\n-old line\n+new line\n*** End Patch";
+    const page = renderHtml(
+      withTool({
+        type: "tool_use",
+        id: "p",
+        tool: { name: "Raw", toolName: "apply_patch", input: { input: patch, filePath: "a.ts" } },
+      }),
+    );
+    expect(page).toContain('<span class="name">apply_patch</span> <span class="key">a.ts</span>');
+    expect(page).toContain('<span class="del">old line</span><span class="add">new line</span>');
+  });
+
+  it("anything else is its JSON", () => {
+    const page = renderHtml(
+      withTool({
+        type: "tool_use",
+        id: "j",
+        tool: { name: "Raw", toolName: "mcp__x", input: { q: 1 } },
+      }),
+    );
+    expect(page).toContain('<pre class="json">{\n  &quot;q&quot;: 1\n}</pre>');
+  });
 });

@@ -2,7 +2,7 @@
 // one line (a Read's path and range, a Grep's pattern), and below it what
 // matters (a Bash command as a command, an Edit as a diff, a Write's content
 // folded). Tools the typed set does not model show their input as JSON.
-import { type Tool, toolName } from "@txcript/core";
+import { type Json, type Tool, toolName } from "@txcript/core";
 import { cutPre, firstLine, lineCount, prettyJson } from "./html-cut.js";
 import { type DiffLine, diffLines } from "./html-diff.js";
 import { escapeHtml } from "./html-escape.js";
@@ -60,9 +60,91 @@ export function toolHead(tool: Tool): string {
       return name;
     case "Command":
       return `${name} ${key(`/${tool.input.command.replace(/^\//, "")}${tool.input.args ? ` ${tool.input.args}` : ""}`)}`;
-    case "Raw":
-      return name;
+    case "Raw": {
+      const shape = rawShape(tool.input);
+      return shape.path === undefined ? name : `${name} ${key(shape.path)}`;
+    }
   }
+}
+
+/** What a tool outside the typed set most likely carries, by the usual key names of other harnesses. */
+interface RawShape {
+  path?: string;
+  command?: string;
+  patch?: string;
+}
+
+const pathKeys = ["file_path", "filePath", "path", "file", "filename"];
+const commandKeys = ["command", "cmd", "script"];
+const patchKeys = ["patch", "input", "diff"];
+
+function rawShape(input: Json): RawShape {
+  const shape: RawShape = {};
+  if (typeof input === "string") {
+    if (looksLikePatch(input)) shape.patch = input;
+    return shape;
+  }
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return shape;
+  for (const name of pathKeys) {
+    const value = input[name];
+    if (typeof value === "string" && value !== "") {
+      shape.path = value;
+      break;
+    }
+  }
+  for (const name of commandKeys) {
+    const value = input[name];
+    if (typeof value === "string") shape.command = value;
+    else if (
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((part) => typeof part === "string")
+    )
+      // ["bash", "-lc", "script"] reads best as the script itself.
+      shape.command =
+        value.length === 3 && /^-\w*c$/.test(value[1] as string)
+          ? (value[2] as string)
+          : value.join(" ");
+    if (shape.command !== undefined) break;
+  }
+  for (const name of patchKeys) {
+    const value = input[name];
+    if (typeof value === "string" && looksLikePatch(value)) {
+      shape.patch = value;
+      break;
+    }
+  }
+  return shape;
+}
+
+function looksLikePatch(text: string): boolean {
+  return /^\*\*\* Begin Patch|^diff --git |^--- .*\n\+\+\+ |^@@ /m.test(text);
+}
+
+/** A patch's lines coloured by their first character. */
+function patchHtml(patch: string): string {
+  const lines = patch.split("\n").map((line) => {
+    const kind = /^\+(?!\+\+ )/.test(line) ? "add" : /^-(?!-- )/.test(line) ? "del" : "same";
+    const text = kind === "same" ? line : line.slice(1);
+    return `<span class="${kind}">${escapeHtml(text)}</span>`;
+  });
+  return `<pre class="diff patch">${lines.join("")}</pre>`;
+}
+
+function rawBody(input: Json): string {
+  const shape = rawShape(input);
+  const parts: string[] = [];
+  if (shape.command !== undefined) parts.push(cutPre(shape.command, "command"));
+  if (shape.patch !== undefined) parts.push(patchHtml(shape.patch));
+  const shown = shape.command !== undefined || shape.patch !== undefined;
+  const json = prettyJson(input);
+  // The whole input stays available: folded when the command or patch already says the gist.
+  parts.push(
+    shown
+      ? `<details class="input"><summary>input</summary>${cutPre(json, "json")}</details>`
+      : cutPre(json, "json"),
+  );
+  return parts.join("");
 }
 
 /** What the call carries beyond its head, as HTML (may be empty). */
@@ -112,7 +194,7 @@ export function toolBody(tool: Tool): string {
         )
         .join("")}</ul>`;
     case "Raw":
-      return cutPre(prettyJson(tool.input), "json");
+      return rawBody(tool.input);
     default:
       return "";
   }

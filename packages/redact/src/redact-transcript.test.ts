@@ -168,3 +168,92 @@ describe("secret positions", () => {
     expect(report.total).toBe(1);
   });
 });
+
+describe("tool output as agents see it", () => {
+  const resultSession = (
+    content: Transcript["messages"][number]["content"][number],
+  ): Transcript => ({
+    meta: { id: "s", timestamp: "2026-03-01T10:00:00.000Z" },
+    messages: [
+      {
+        role: "assistant",
+        timestamp: "2026-03-01T10:00:01.000Z",
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_1",
+            tool: { name: "Bash", input: { command: "aws sts get-session-token" } },
+          },
+        ],
+      },
+      { role: "user", timestamp: "2026-03-01T10:00:02.000Z", content: [content] },
+    ],
+  });
+
+  it("aws sts credentials JSON: key id, secret key and session token", async () => {
+    const f = fakeSecrets(31);
+    const sessionToken = f.awsSecretKey.replace(/[+/]/g, "x") + f.apiKeyValue + f.bearer;
+    const accessKeyId = ["AS", "IA"].join("") + f.awsAccessKey.slice(4);
+    const output = JSON.stringify(
+      {
+        Credentials: {
+          AccessKeyId: accessKeyId,
+          SecretAccessKey: f.awsSecretKey,
+          SessionToken: sessionToken,
+          Expiration: "2026-03-01T22:00:00Z",
+        },
+      },
+      null,
+      4,
+    );
+    const { transcript, report } = await redactTranscript(
+      resultSession({ type: "tool_result", toolUseId: "toolu_1", isError: false, content: output }),
+    );
+    const text = (transcript.messages[1]!.content[0] as { content: string }).content;
+    for (const secret of [accessKeyId, f.awsSecretKey, sessionToken])
+      expect(text).not.toContain(secret);
+    expect(text).toContain('"Expiration": "2026-03-01T22:00:00Z"');
+    expect(
+      Object.fromEntries(Object.entries(report.kinds).map(([kind, entry]) => [kind, entry.count])),
+    ).toEqual({
+      "aws-access-key": 1,
+      "aws-secret-key": 1,
+      "secret-value": 1,
+    });
+    expect(report.kinds["aws-secret-key"]?.messages).toEqual([2]);
+  });
+
+  it("a .env read back: every value that is a credential, nothing else", async () => {
+    const f = fakeSecrets(32);
+    const env = [
+      "NODE_ENV=production",
+      "PORT=8080",
+      `DATABASE_URL=${f.postgres}`,
+      `GITHUB_TOKEN=${f.githubClassic}`,
+      `SESSION_SECRET=${f.apiKeyValue}`,
+      `ANTHROPIC_API_KEY=${f.anthropic}`,
+    ].join("\n");
+    const { transcript, report } = await redactTranscript(
+      resultSession({
+        type: "tool_result",
+        toolUseId: "toolu_1",
+        isError: false,
+        content: [{ type: "text", text: env }],
+      }),
+    );
+    const content = (
+      transcript.messages[1]!.content[0] as unknown as { content: { text: string }[] }
+    ).content;
+    expect(content[0]!.text).toBe(
+      [
+        "NODE_ENV=production",
+        "PORT=8080",
+        "DATABASE_URL=[redacted: connection-string]",
+        "GITHUB_TOKEN=[redacted: github-token]",
+        "SESSION_SECRET=[redacted: secret-value]",
+        "ANTHROPIC_API_KEY=[redacted: anthropic-api-key]",
+      ].join("\n"),
+    );
+    expect(report.total).toBe(4);
+  });
+});

@@ -1,0 +1,16 @@
+import { expect, it } from "vitest";
+import * as redact from "./index.js";
+
+it("exports exactly the public API", () => {
+  expect(Object.keys(redact).sort()).toEqual([
+    "redactTranscript",
+    "redactionMarker",
+    "secretlintRuleIds",
+  ]);
+});
+
+it("runs secretlint's recommended rules except filter-comments", () => {
+  expect(redact.secretlintRuleIds).toHaveLength(27);
+  expect(redact.secretlintRuleIds).toContain("@secretlint/secretlint-rule-aws");
+  expect(redact.secretlintRuleIds).not.toContain("@secretlint/secretlint-rule-filter-comments");
+});
