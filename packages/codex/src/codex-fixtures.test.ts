@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { commonCodec } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import { codexCodec } from "./codex-codec.js";
+import { isZstd, rolloutText } from "./codex-zstd.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const directory = path.join(repoRoot, "fixtures/codex");
+const names = readdirSync(directory)
+  .filter((name) => name.endsWith(".jsonl"))
+  .sort();
+
+describe("fixtures/codex", () => {
+  it("holds a sample of every era", () => {
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "exec-legacy.jsonl",
+        "bare-2025.jsonl",
+        "compacted.jsonl",
+        "paginated-0.171.jsonl",
+      ]),
+    );
+  });
+  for (const name of names) {
+    it(`${name} converts to its .common.json, with no loss`, () => {
+      const text = readFileSync(path.join(directory, name), "utf8");
+      const expected = readFileSync(
+        path.join(directory, name.replace(/\.jsonl$/, ".common.json")),
+        "utf8",
+      );
+      expect(codexCodec.detect(text)).toBe(true);
+      const codes: string[] = [];
+      const transcript = codexCodec.toCommon(codexCodec.parse(text), {
+        onWarning: (warning) => codes.push(warning.code),
+      });
+      expect(codes).toEqual([]);
+      expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(expected);
+    });
+  }
+  it("reads the zstd copy of a rollout as the same text (a zstd 1.5.4 frame, decoded by fzstd)", () => {
+    const bytes = readFileSync(path.join(directory, "exec-legacy.jsonl.zst"));
+    expect(isZstd(bytes)).toBe(true);
+    expect(rolloutText(bytes)).toBe(
+      readFileSync(path.join(directory, "exec-legacy.jsonl"), "utf8"),
+    );
+  });
+  it("refuses a cut zstd frame with a TxcriptError", () => {
+    const bytes = readFileSync(path.join(directory, "exec-legacy.jsonl.zst"));
+    expect(() => rolloutText(bytes.subarray(0, bytes.length - 40), "cut.jsonl.zst")).toThrow(
+      /cannot be decompressed/,
+    );
+  });
+});
