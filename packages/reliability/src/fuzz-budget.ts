@@ -1,6 +1,8 @@
 // How many cases a fuzz property runs, and the runner that times it, prints
 // cases per second, and (under the long budget) saves a failing seed to
 // fuzz-seeds.json so that the normal test run replays it from then on.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +52,38 @@ async function saveSeed(seed: SavedSeed): Promise<void> {
   await fs.writeFile(seedsFile, `${JSON.stringify(seeds, null, 2)}\n`);
 }
 
+let commit: string | null | undefined;
+function headCommit(): string | null {
+  if (commit !== undefined) return commit;
+  try {
+    commit =
+      process.env.GITHUB_SHA ??
+      execFileSync("git", ["rev-parse", "HEAD"], {
+        cwd: path.dirname(seedsFile),
+        encoding: "utf8",
+      }).trim();
+  } catch {
+    commit = null;
+  }
+  return commit;
+}
+
+/**
+ * The seed of one property's run: TXCRIPT_SEED when set; under the long
+ * budget a random one (`pnpm fuzz` hunts); otherwise one derived from the
+ * commit and the property's name, so a red CI run replays exactly. Printed
+ * with every result.
+ */
+export function seedFor(name: string): { seed: number; from: string } {
+  const fromEnvironment = Number(process.env.TXCRIPT_SEED);
+  if (process.env.TXCRIPT_SEED !== undefined && Number.isInteger(fromEnvironment))
+    return { seed: fromEnvironment, from: "TXCRIPT_SEED" };
+  const head = isLongBudget() ? null : headCommit();
+  if (head === null) return { seed: Math.floor(Math.random() * 0x7fffffff), from: "random" };
+  const digest = createHash("sha256").update(`${head}\u0000${name}`).digest();
+  return { seed: digest.readUInt32BE(0) >>> 1, from: `commit ${head.slice(0, 12)}` };
+}
+
 export interface RunFigure {
   property: string;
   runs: number;
@@ -65,12 +99,9 @@ export async function runFuzzProperty(
   property: fc.IProperty<[PropertyCase]>,
   numRuns = fuzzRuns(),
 ): Promise<void> {
-  const seedFromEnvironment = Number(process.env.TXCRIPT_SEED);
+  const { seed, from } = seedFor(name);
   const started = performance.now();
-  const details = fc.check(property, {
-    numRuns,
-    ...(Number.isInteger(seedFromEnvironment) ? { seed: seedFromEnvironment } : {}),
-  });
+  const details = fc.check(property, { numRuns, seed });
   const seconds = (performance.now() - started) / 1000;
   const figure = {
     property: name,
@@ -80,7 +111,7 @@ export async function runFuzzProperty(
   };
   figures.push(figure);
   console.log(
-    `fuzz ${name}: ${figure.runs} cases in ${seconds.toFixed(1)} s (${Math.round(figure.perSecond)} cases/s)`,
+    `fuzz ${name}: ${figure.runs} cases in ${seconds.toFixed(1)} s (${Math.round(figure.perSecond)} cases/s), seed ${seed} (${from}; replay with TXCRIPT_SEED=${seed})`,
   );
   if (!details.failed) return;
   const failure = details.counterexample?.[0];
