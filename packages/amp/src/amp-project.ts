@@ -176,8 +176,13 @@ function spellable(tool: Exclude<Tool, { name: "Raw" }>): boolean {
   return Number.isSafeInteger(offset + limit - 1);
 }
 
-/** amp.tool-spelling: unspellable typed tools come back Raw; Raw pairs read as Amp reads them. */
-function projectTool(tool: Tool): Tool {
+/**
+ * amp.tool-spelling: what a Common tool reads back as after a trip through
+ * Amp's tool dialect (either era): unspellable typed tools come back Raw,
+ * Raw pairs read as Amp reads them. Shared with @txcript/stream-json's Amp
+ * dialect, whose tools are the same.
+ */
+export function ampToolProject(tool: Tool): Tool {
   if (tool.name === "Raw") return readCall(tool.toolName, tool.input);
   // Unspellable: written under its canonical name and input, read as Amp reads that call.
   return spellable(tool) ? tool : readCall(tool.name, tool.input as Json);
@@ -186,7 +191,7 @@ function projectTool(tool: Tool): Tool {
 function projectBlock(block: Block): Block {
   switch (block.type) {
     case "tool_use":
-      return { type: "tool_use", id: block.id, tool: projectTool(block.tool) };
+      return { type: "tool_use", id: block.id, tool: ampToolProject(block.tool) };
     case "tool_result":
       // amp.structured-error: an error's content is run.error.message, text.
       return block.isError && typeof block.content !== "string"

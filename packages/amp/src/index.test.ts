@@ -10,6 +10,7 @@ it("exports exactly the public API", () => {
     "ampProject",
     "ampThreadId",
     "ampToolFromCommon",
+    "ampToolProject",
     "ampToolToCommon",
     "assertSafeThreadId",
     "defaultAmpToolEra",

@@ -11,7 +11,7 @@ export {
   isAmpThreadId,
 } from "./amp-ids.js";
 export type { InexactNumbers } from "./amp-numbers.js";
-export { ampProject } from "./amp-project.js";
+export { ampProject, ampToolProject } from "./amp-project.js";
 export type {
   AmpBlock,
   AmpEnvironment,

@@ -98,7 +98,7 @@ describe("fromCommon", () => {
     const claude = written("claude").values;
     const amp = written("amp").values;
     expect(claude[0]?.tools).toEqual(["Bash"]);
-    expect(amp[0]?.tools).toEqual(["shell_command"]);
+    expect(amp[0]?.tools).toEqual(["Bash"]);
     const call = (values: Record<string, unknown>[]) =>
       (values[2]!.message as { content: unknown[] }).content[1];
     expect(call(claude)).toEqual({
@@ -107,16 +107,19 @@ describe("fromCommon", () => {
       name: "Bash",
       input: { command: "ls", workdir: "/work" },
     });
+    // One Amp tool era default with @txcript/amp: legacy `Bash {cmd, cwd}`.
     expect(call(amp)).toEqual({
       type: "tool_use",
       id: "toolu_1",
-      name: "shell_command",
-      input: { command: "ls", workdir: "/work" },
+      name: "Bash",
+      input: { cmd: "ls", cwd: "/work" },
     });
     expect(
-      streamJsonCodec.fromCommon(transcript, { dialect: "amp", ampEra: "legacy" }).lines[2]?.value,
+      streamJsonCodec.fromCommon(transcript, { dialect: "amp", toolEra: "modern" }).lines[2]?.value,
     ).toMatchObject({
-      message: { content: [{}, { name: "Bash", input: { cmd: "ls", cwd: "/work" } }] },
+      message: {
+        content: [{}, { name: "shell_command", input: { command: "ls", workdir: "/work" } }],
+      },
     });
   });
   it("writes Claude's ids and keys, and none of them for Amp", () => {
@@ -154,12 +157,15 @@ describe("fromCommon", () => {
   it("reports the losses that occur, per dialect", () => {
     const codes = (dialect: "claude" | "amp") =>
       new Set(written(dialect).warnings.map((w) => w.code));
-    expect([...codes("claude")].sort()).toEqual(["meta-fields", "structured-tool-result"]);
+    expect([...codes("claude")].sort()).toEqual([
+      "stream_json.meta-fields",
+      "stream_json.structured-tool-result",
+    ]);
     expect([...codes("amp")].sort()).toEqual([
-      "image",
-      "message-model",
-      "meta-fields",
-      "structured-tool-result",
+      "stream_json.image",
+      "stream_json.message-model",
+      "stream_json.meta-fields",
+      "stream_json.structured-tool-result",
     ]);
   });
   it("is read back in the dialect it was written in", () => {

@@ -1,40 +1,42 @@
 // A Common transcript → a stream-json capture a consumer of that dialect
-// accepts: one system/init, the user and assistant lines, one closing
-// result. Also the `--stream-json-input` lines that replay a conversation's
-// prompts. Not the reader; losses that occur are reported through onWarning.
+// accepts: one system/init, the user and assistant lines (and Claude's
+// compact_boundary lines), one closing result. Blocks are
+// stream-json-write-blocks.ts; the `--stream-json-input` lines are
+// stream-json-input.ts. Not the reader; every change is reported through
+// onWarning (stream-json-losses.ts).
 import {
   type Block,
   type ConversionOptions,
-  isJsonObject,
-  type Json,
   type JsonObject,
   type Message,
-  stringifyJson,
   type Transcript,
   uuidV5In,
   warn,
 } from "@txcript/core";
-import { type DialectToolOptions, toolFromCommon } from "./stream-json-dialect.js";
-import type { StreamJsonCapture, StreamJsonDialect, StreamJsonLine } from "./stream-json-lines.js";
-import { streamJsonLossByCode as losses } from "./stream-json-losses.js";
+import { commonUsageToAnthropic, isAnthropicStopReason } from "@txcript/core/anthropic";
+import type { DialectToolOptions } from "./stream-json-dialect.js";
+import {
+  lineageKey,
+  type StreamJsonCapture,
+  type StreamJsonDialect,
+  type StreamJsonLine,
+} from "./stream-json-lines.js";
+import { streamJsonLoss as losses } from "./stream-json-losses.js";
+import { blockWriter, type Lost } from "./stream-json-write-blocks.js";
 
 export interface StreamJsonWriteOptions extends ConversionOptions, DialectToolOptions {
   /** Tool spelling and line keys of Claude Code (default) or Amp. */
   dialect?: StreamJsonDialect;
 }
 
-/** Stop reasons each dialect can spell (Claude: BetaStopReason; Amp: its manual's list). */
-export const claudeStopReasons: ReadonlySet<string> = new Set([
-  "end_turn",
-  "max_tokens",
-  "stop_sequence",
-  "tool_use",
-  "pause_turn",
-  "compaction",
-  "refusal",
-  "model_context_window_exceeded",
-]);
-export const ampStopReasons: ReadonlySet<string> = new Set([
+/**
+ * Stop reasons each dialect can spell. Claude: the API's (core) and the
+ * SDK's BetaStopReason `compaction` [claude-sdk]; Amp: its manual's list.
+ */
+function claudeSpells(reason: string): boolean {
+  return isAnthropicStopReason(reason) || reason === "compaction";
+}
+const ampStopReasons: ReadonlySet<string> = new Set([
   "end_turn",
   "max_tokens",
   "stop_sequence",
@@ -48,36 +50,77 @@ const idNamespace = "8b0f3c1e-5a77-4f0e-9a43-2b6d8f9e0c51";
 /** uuidV5 in idNamespace, made once: one id per line, and the namespace bytes are reused. */
 const idIn = uuidV5In(idNamespace);
 
-/**
- * Whether Claude's tool_result content can carry this JSON as is: an array
- * of text and image blocks. Anything else is written as its JSON text.
- */
-export function isClaudeResultBlocks(content: Json): boolean {
-  return (
-    Array.isArray(content) &&
-    content.every(
-      (item) =>
-        isJsonObject(item) &&
-        ((item.type === "text" && typeof item.text === "string") ||
-          (item.type === "image" && isJsonObject(item.source))),
-    )
-  );
+const zeroUsage: JsonObject = {
+  input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+  output_tokens: 0,
+};
+
+/** The compaction block of a user message that is nothing else, else undefined. */
+function markerOf(message: Message) {
+  const [first] = message.content;
+  return message.role === "user" && message.content.length === 1 && first?.type === "compaction"
+    ? first
+    : undefined;
 }
 
-// Every object below is built as a literal, keys in the order they are
-// written: all keys here are the writer's own (values copied from input are
-// never spread or assigned key by key), so a literal is safe and fast.
+const compactTriggers = new Set(["manual", "auto"]);
 
-function textBlock(text: string): JsonObject {
-  return { type: "text", text };
+function messagePath(index: number): string {
+  return `$.messages[${index}]`;
 }
 
-function imageBlock(mediaType: string, data: string): JsonObject {
-  return { type: "image", source: { type: "base64", media_type: mediaType, data } };
+/** Losses of the transcript as a whole: meta fields and subagents. */
+function metaLosses(transcript: Transcript, claude: boolean, lost: Lost): void {
+  const { meta } = transcript;
+  if (meta.title !== undefined || meta.gitBranch !== undefined)
+    lost("metaFields", "the title and git branch were not written");
+  if (!claude && (meta.model !== undefined || meta.cliVersion !== undefined))
+    lost("metaFields", "the model and CLI version were not written");
+  const empty = [
+    meta.cwd === "" ? "cwd" : undefined,
+    claude && meta.model === "" ? "model" : undefined,
+    claude && meta.cliVersion === "" ? "CLI version" : undefined,
+  ].filter((name) => name !== undefined);
+  if (empty.length > 0) lost("emptyStrings", `an empty ${empty.join(", ")} reads back as none`);
+  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+    lost("subagents", "subagent conversations were not written", "$.subagents");
 }
 
-function blockPath(index: number, blockIndex: number): string {
-  return `$.messages[${index}].content[${blockIndex}]`;
+/** Losses of one message's own fields (its blocks report theirs). */
+function messageLosses(message: Message, index: number, claude: boolean, lost: Lost): void {
+  if (message.context !== undefined)
+    lost(
+      "context",
+      `a ${message.context.kind} context message was written as a user line`,
+      messagePath(index),
+    );
+  const usage = message.usage;
+  if (usage?.reasoningOutputTokens !== undefined || usage?.costUsd !== undefined)
+    lost("usageExtras", "reasoning tokens or cost were not written", messagePath(index));
+  if (message.role === "user") {
+    if (message.model !== undefined || message.stopReason !== undefined || usage !== undefined)
+      lost(
+        "userAttribution",
+        "a user message's model/stop reason/usage was dropped",
+        messagePath(index),
+      );
+    return;
+  }
+  if (!claude && message.model !== undefined)
+    lost("messageModel", "a message model was not written", messagePath(index));
+  if (claude && message.model === "")
+    lost("emptyStrings", "an empty model reads back as none", messagePath(index));
+  if (
+    claude &&
+    usage !== undefined &&
+    usage.inputTokens === 0 &&
+    usage.outputTokens === 0 &&
+    usage.cacheReadInputTokens === 0 &&
+    usage.cacheCreationInputTokens === 0
+  )
+    lost("emptyStrings", "all-zero usage reads back as none", messagePath(index));
 }
 
 export function commonToStreamJson(
@@ -90,77 +133,11 @@ export function commonToStreamJson(
   const session = meta.id;
   let serial = 0;
   const uuid = () => idIn(`${session}\n${serial++}`);
-  const lost = (code: keyof typeof losses, message: string, path?: string) =>
-    warn(options, losses[code], message, path);
-
-  if (meta.title !== undefined || meta.gitBranch !== undefined)
-    lost("metaFields", "the title and git branch were not written");
-  if (!claude && (meta.model !== undefined || meta.cliVersion !== undefined))
-    lost("metaFields", "the model and CLI version were not written");
+  const lost: Lost = (code, message, path) => warn(options, losses[code], message, path);
+  metaLosses(transcript, claude, lost);
 
   const tools = new Set<string>();
-  // Paths are built only when a loss is reported: most blocks report none.
-  const block = (
-    item: Block,
-    message: Message,
-    index: number,
-    blockIndex: number,
-  ): JsonObject | undefined => {
-    switch (item.type) {
-      case "text":
-        return textBlock(item.text);
-      case "thinking": {
-        if (item.provider !== undefined)
-          lost(
-            "thinkingDetails",
-            "a thinking provider was not written",
-            blockPath(index, blockIndex),
-          );
-        if (item.encrypted !== undefined && item.text === "" && item.signature === undefined)
-          return { type: "redacted_thinking", data: item.encrypted };
-        if (item.encrypted !== undefined)
-          lost(
-            "thinkingDetails",
-            "encrypted thinking beside readable thinking was not written",
-            blockPath(index, blockIndex),
-          );
-        const signature = claude ? (item.signature ?? "") : item.signature;
-        return signature === undefined
-          ? { type: "thinking", thinking: item.text }
-          : { type: "thinking", thinking: item.text, signature };
-      }
-      case "tool_use": {
-        const { name, input } = toolFromCommon(dialect, item.tool, options);
-        tools.add(name);
-        return input === undefined
-          ? { type: "tool_use", id: item.id, name }
-          : { type: "tool_use", id: item.id, name, input };
-      }
-      case "tool_result": {
-        let content = item.content;
-        if (typeof content !== "string" && (!claude || !isClaudeResultBlocks(content))) {
-          lost(
-            "structuredToolResult",
-            "structured tool output was written as JSON text",
-            blockPath(index, blockIndex),
-          );
-          content = stringifyJson(content, undefined, "stream_json");
-        }
-        return {
-          type: "tool_result",
-          tool_use_id: item.toolUseId,
-          content,
-          is_error: item.isError,
-        };
-      }
-      case "image":
-        if (message.role === "assistant" || !claude) {
-          lost("image", "an image was not written", blockPath(index, blockIndex));
-          return undefined;
-        }
-        return imageBlock(item.source.mediaType, item.source.data);
-    }
-  };
+  const block = blockWriter(dialect, options, lost, tools);
 
   // lines[0] is the init line, written last: it lists the tools the body used.
   const lines: StreamJsonLine[] = [{ value: null }];
@@ -171,6 +148,13 @@ export function commonToStreamJson(
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
     latest = Math.max(latest, Date.parse(message.timestamp));
+    messageLosses(message, index, claude, lost);
+    const marker = markerOf(message);
+    if (marker !== undefined) {
+      const line = compactionLine(marker, message, index);
+      if (line !== undefined) lines.push({ value: line });
+      continue;
+    }
     const content: JsonObject[] = [];
     const blocks = message.content;
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
@@ -196,37 +180,69 @@ export function commonToStreamJson(
     lines.push({ value: assistantLine(message, content, index) });
   }
 
+  /**
+   * A compaction marker: Claude's `system`/`compact_boundary` line with
+   * `compact_metadata {trigger, pre_tokens}` (both required [claude-sdk]);
+   * the summary and history have no place. Amp: none (a user line without content).
+   */
+  function compactionLine(
+    marker: NonNullable<ReturnType<typeof markerOf>>,
+    message: Message,
+    index: number,
+  ): JsonObject | undefined {
+    const changed =
+      marker.summary !== "" ||
+      marker.history !== undefined ||
+      marker.trigger === undefined ||
+      !compactTriggers.has(marker.trigger) ||
+      marker.preTokens === undefined;
+    if (!claude || changed)
+      lost(
+        "compaction",
+        claude
+          ? "a compaction marker's summary, history or missing metadata was not written"
+          : "a compaction marker was not written",
+        messagePath(index),
+      );
+    if (!claude)
+      return {
+        type: "user",
+        message: { role: "user", content: [] },
+        parent_tool_use_id: null,
+        session_id: session,
+        timestamp: message.timestamp,
+      };
+    return {
+      type: "system",
+      subtype: "compact_boundary",
+      session_id: session,
+      uuid: uuid(),
+      compact_metadata: {
+        trigger:
+          marker.trigger !== undefined && compactTriggers.has(marker.trigger)
+            ? marker.trigger
+            : "auto",
+        pre_tokens: marker.preTokens ?? 0,
+      },
+      timestamp: message.timestamp,
+    };
+  }
+
   function assistantLine(message: Message, content: JsonObject[], index: number): JsonObject {
     const reason = message.stopReason;
     const spelled =
-      reason !== undefined && (claude ? claudeStopReasons : ampStopReasons).has(reason);
+      reason !== undefined && (claude ? claudeSpells(reason) : ampStopReasons.has(reason));
     const aborted = claude && reason === "aborted";
     const failed = claude && reason === "error";
     if (reason !== undefined && !spelled && !aborted && !failed)
       lost(
         "stopReason",
         `stop reason ${JSON.stringify(reason)} was written as null`,
-        `$.messages[${index}]`,
+        messagePath(index),
       );
-    if (!claude && message.model !== undefined)
-      lost("messageModel", "a message model was not written", `$.messages[${index}]`);
     const usage = message.usage;
     const usageObject: JsonObject | undefined =
-      usage === undefined
-        ? claude
-          ? {
-              input_tokens: 0,
-              cache_creation_input_tokens: 0,
-              cache_read_input_tokens: 0,
-              output_tokens: 0,
-            }
-          : undefined
-        : {
-            input_tokens: usage.inputTokens,
-            cache_creation_input_tokens: usage.cacheCreationInputTokens,
-            cache_read_input_tokens: usage.cacheReadInputTokens,
-            output_tokens: usage.outputTokens,
-          };
+      usage === undefined ? (claude ? { ...zeroUsage } : undefined) : commonUsageToAnthropic(usage);
     const stopReason = spelled ? reason : null;
     if (!claude) {
       const apiMessage: JsonObject = {
@@ -281,6 +297,7 @@ export function commonToStreamJson(
     init.uuid = uuid();
   }
   init.timestamp = meta.timestamp;
+  if (meta.lineage !== undefined) init[lineageKey] = { ...meta.lineage };
   lines[0] = { value: init };
 
   const duration = messages.length > 0 ? Math.max(0, latest - Date.parse(meta.timestamp)) : 0;
@@ -294,33 +311,10 @@ export function commonToStreamJson(
     result: lastText ?? "",
   };
   if (claude)
-    result.stop_reason =
-      lastReason !== undefined && claudeStopReasons.has(lastReason) ? lastReason : null;
+    result.stop_reason = lastReason !== undefined && claudeSpells(lastReason) ? lastReason : null;
   result.session_id = session;
   if (claude) result.uuid = uuid();
   lines.push({ value: result });
 
   return { lines, finalNewline: true };
-}
-
-/**
- * The `--stream-json-input` lines that replay a conversation's prompts: one
- * line per user message that has text or images (tool results are the
- * harness's own business), each `{"type":"user","message":{...}}`.
- */
-export function toStreamJsonInput(transcript: Transcript): string {
-  const lines: string[] = [];
-  for (const message of transcript.messages) {
-    if (message.role !== "user") continue;
-    const content: JsonObject[] = [];
-    for (const item of message.content) {
-      if (item.type === "text") content.push(textBlock(item.text));
-      else if (item.type === "image")
-        content.push(imageBlock(item.source.mediaType, item.source.data));
-    }
-    if (content.length === 0) continue;
-    const line: JsonObject = { type: "user", message: { role: "user", content } };
-    lines.push(`${stringifyJson(line, undefined, "stream_json")}\n`);
-  }
-  return lines.join("");
 }

@@ -2,13 +2,12 @@
 // the txcript Common model, a live line reader for pipes and stdin, an
 // incremental transcript builder for live views, and `--stream-json-input`
 // lines. Amp's tool dialect comes from @txcript/amp.
-export { streamJsonHarness } from "./stream-json-harness.js";
-export {
-  type StreamJsonWriteOptions,
-  toStreamJsonInput,
-} from "./common-to-stream-json.js";
-export { streamJsonCodec, streamJsonProject } from "./stream-json-codec.js";
+
+export type { StreamJsonWriteOptions } from "./common-to-stream-json.js";
+export { streamJsonCodec } from "./stream-json-codec.js";
 export { detectStreamJsonDialect } from "./stream-json-dialect.js";
+export { streamJsonHarness } from "./stream-json-harness.js";
+export { toStreamJsonInput } from "./stream-json-input.js";
 export type { StreamJsonCapture, StreamJsonDialect, StreamJsonLine } from "./stream-json-lines.js";
 export {
   type ReadStreamJsonLinesOptions,
@@ -16,6 +15,7 @@ export {
   type StreamJsonLineRecord,
 } from "./stream-json-live.js";
 export { streamJsonLosses } from "./stream-json-losses.js";
+export { streamJsonProject } from "./stream-json-project.js";
 export {
   StreamJsonAccumulator,
   type StreamJsonReadOptions,

@@ -52,10 +52,10 @@ describe.skipIf(!present)("real Amp capture (amp -x --stream-json, CLI 0.0.17851
       onWarning: (warning: Warning) => codes.add(warning.code),
     });
     expect([...codes].sort()).toEqual([
-      "run-statistics",
-      "session-details",
-      "synthesized-timestamps",
-      "usage-details",
+      "stream_json.run-statistics",
+      "stream_json.session-details",
+      "stream_json.synthesized-timestamps",
+      "stream_json.usage-details",
     ]);
   });
 });

@@ -1,16 +1,18 @@
 // Content blocks of user and assistant lines → Common blocks, in either
-// dialect. Not the lines around them (stream-json-to-common.ts). Blocks the
-// Common model has no kind for are dropped and reported by the caller.
+// dialect, through core's Anthropic Messages mapping (@txcript/core/anthropic,
+// shared with @txcript/claude-code). Not the lines around them
+// (stream-json-messages.ts). Blocks the Common model has no kind for are
+// dropped and reported by the caller.
 import {
   type Block,
   isJsonObject,
   type Json,
-  type JsonObject,
   jsonPath,
   ownValue,
   parseJson,
   TxcriptError,
 } from "@txcript/core";
+import { type AnthropicDrop, anthropicContentToCommon } from "@txcript/core/anthropic";
 import { toolToCommon } from "./stream-json-dialect.js";
 import { harness, type StreamJsonDialect } from "./stream-json-lines.js";
 
@@ -36,103 +38,68 @@ export function invalidLine(
   });
 }
 
-export function blocksToCommon(raw: Json[], context: BlockContext): Block[] {
-  const blocks: Block[] = [];
-  for (let index = 0; index < raw.length; index++) {
-    const block = blockToCommon(raw[index] as Json, index, context);
-    if (block !== undefined) blocks.push(block);
-  }
-  return blocks;
-}
-
 // The JSON path of a block (or one of its keys), built only for an error or a warning.
 function blockPath(index: number, key?: string): string {
   return jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
 }
 
-/** A block's string field; undefined when optional and absent or null; else INVALID_DOCUMENT. */
-function stringOf(
-  item: JsonObject,
-  key: string,
-  index: number,
-  line: number,
-  optional = false,
-): string | undefined {
-  const value = ownValue(item, key);
-  if (typeof value === "string") return value;
-  if (optional && (value === undefined || value === null)) return undefined;
-  throw invalidLine(line, `has a block without a string ${key}`, blockPath(index, key), "a string");
-}
-
-function idOf(item: JsonObject, key: string, index: number, line: number): string {
-  const value = stringOf(item, key, index, line) as string;
-  if (value === "")
-    throw invalidLine(line, `has a block with an empty ${key}`, blockPath(index, key), "an id");
-  return value;
-}
-
-function blockToCommon(item: Json, index: number, context: BlockContext): Block | undefined {
-  const { line } = context;
-  if (!isJsonObject(item))
+/**
+ * Strict: a block without a field the API requires is INVALID_DOCUMENT
+ * (a capture is one program's output, so such a line is not a capture); a
+ * kind Common does not model (or a block without a type) is dropped and
+ * reported through the context.
+ */
+function onDrop(raw: readonly Json[], context: BlockContext): (drop: AnthropicDrop) => void {
+  return (drop) => {
+    const { line } = context;
+    if (drop.reason === "unsupported" || drop.key === "type")
+      return context.onDropped(line, blockPath(drop.index));
+    if (drop.key === undefined)
+      throw invalidLine(
+        line,
+        "has a block that is not an object",
+        blockPath(drop.index),
+        "a content block",
+      );
+    const item = raw[drop.index];
+    const value = isJsonObject(item) ? ownValue(item, drop.key) : undefined;
+    if (value === "" && drop.expected === "a non-empty string")
+      throw invalidLine(
+        line,
+        `has a block with an empty ${drop.key}`,
+        blockPath(drop.index, drop.key),
+        "an id",
+      );
     throw invalidLine(
       line,
-      "has a block that is not an object",
-      blockPath(index),
-      "a content block",
+      `has a block without a string ${drop.key}`,
+      blockPath(drop.index, drop.key),
+      "a string",
     );
-  switch (ownValue(item, "type")) {
-    case "text":
-      return { type: "text", text: stringOf(item, "text", index, line) as string };
-    case "thinking": {
-      const signature = stringOf(item, "signature", index, line, true);
-      return {
-        type: "thinking",
-        text: stringOf(item, "thinking", index, line) as string,
-        ...(signature ? { signature } : {}),
-      };
-    }
-    case "redacted_thinking":
-      return {
-        type: "thinking",
-        text: "",
-        encrypted: stringOf(item, "data", index, line) as string,
-      };
-    case "tool_use": {
-      const toolUseId = idOf(item, "id", index, line);
-      // An absent input is {} (the API always sends one); an explicit null stays null.
-      const input = ownValue(item, "input") ?? (Object.hasOwn(item, "input") ? null : {});
-      return {
-        type: "tool_use",
-        id: toolUseId,
-        tool: toolToCommon(context.dialect, stringOf(item, "name", index, line) as string, input),
-      };
-    }
-    case "tool_result": {
-      const toolUseId = idOf(item, "tool_use_id", index, line);
-      const raw = ownValue(item, "content");
-      let content: Json = raw === undefined || raw === null ? "" : raw;
-      if (context.dialect === "amp" && typeof content === "string")
-        content = ampResultContent(content);
-      return {
-        type: "tool_result",
-        toolUseId,
-        content,
-        isError: ownValue(item, "is_error") === true,
-      };
-    }
-    case "image": {
-      const source = ownValue(item, "source");
-      if (isJsonObject(source) && ownValue(source, "type") === "base64") {
-        const mediaType = ownValue(source, "media_type");
-        const data = ownValue(source, "data");
-        if (typeof mediaType === "string" && mediaType !== "" && typeof data === "string")
-          return { type: "image", source: { type: "base64", mediaType, data } };
-      }
-      break;
-    }
-  }
-  context.onDropped(line, blockPath(index));
-  return undefined;
+  };
+}
+
+function ampResult(content: Json): Json {
+  return typeof content === "string" ? ampResultContent(content) : content;
+}
+
+/**
+ * A line's content blocks through core's Anthropic mapping, spelled by the
+ * dialect: tools through it, Amp's string results read back as JSON when
+ * they are JSON objects or arrays, no thinking provider (a capture names
+ * none), and an empty thinking signature — what the Claude dialect writes
+ * for a thinking block without one — read as none.
+ */
+export function blocksToCommon(raw: Json[], context: BlockContext): Block[] {
+  const blocks = anthropicContentToCommon(raw, {
+    tool: (name, input) => toolToCommon(context.dialect, name, input),
+    ...(context.dialect === "amp" ? { resultContent: ampResult } : {}),
+    provider: false,
+    onDrop: onDrop(raw, context),
+  });
+  for (const block of blocks)
+    if (block.type === "thinking" && block.signature === "") delete block.signature;
+  return blocks;
 }
 
 /**

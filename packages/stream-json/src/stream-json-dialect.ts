@@ -1,7 +1,12 @@
 // The two stream-json dialects: how to tell them apart, and how each spells
 // tools. Claude Code's tool names and inputs are already canonical; Amp's go
 // through the dialect @txcript/amp owns (never a copy of it here).
-import { type AmpToolEra, ampToolFromCommon, ampToolToCommon } from "@txcript/amp";
+import {
+  type AmpToolEra,
+  ampToolFromCommon,
+  ampToolToCommon,
+  defaultAmpToolEra,
+} from "@txcript/amp";
 import {
   fromCanonical,
   isJsonObject,
@@ -61,8 +66,13 @@ export function detectStreamJsonDialect(text: string): StreamJsonDialect {
 }
 
 export interface DialectToolOptions {
-  /** Amp shell tool spelling; stream-json captures of current Amp use `modern`. */
-  ampEra?: AmpToolEra;
+  /**
+   * Amp dialect: the shell tool's spelling, as in @txcript/amp (one name,
+   * one default: `legacy`, `Bash {cmd, cwd}`, what Amp's stream-json manual
+   * shows; `modern` writes `shell_command {command, workdir}`, what current
+   * Amp prints).
+   */
+  toolEra?: AmpToolEra;
 }
 
 /** A tool call as the producer spelled it → a Common tool. */
@@ -77,6 +87,6 @@ export function toolFromCommon(
   options: DialectToolOptions = {},
 ): { name: string; input: Json } {
   return dialect === "amp"
-    ? ampToolFromCommon(tool, { era: options.ampEra ?? "modern" })
+    ? ampToolFromCommon(tool, { toolEra: options.toolEra ?? defaultAmpToolEra })
     : toCanonical(tool);
 }

@@ -1,9 +1,10 @@
 // stream-json captures as a harness: read (also live from a pipe) and
 // written in the Claude or Amp dialect; no store, so nothing to continue.
 import type { HarnessDefinition } from "@txcript/core";
-import { streamJsonCodec, streamJsonProject } from "./stream-json-codec.js";
+import { streamJsonCodec } from "./stream-json-codec.js";
 import { detectStreamJsonDialect } from "./stream-json-dialect.js";
 import type { StreamJsonCapture } from "./stream-json-lines.js";
+import { streamJsonProject } from "./stream-json-project.js";
 
 /** Lines printed per piece of a streamed capture. */
 const linesPerChunk = 1024;

@@ -48,7 +48,7 @@ describe("streamJsonCodec.parse", () => {
     const warnings: Warning[] = [];
     const transcript = streamJsonCodec.toCommon(capture, { onWarning: (w) => warnings.push(w) });
     expect(transcript.messages).toHaveLength(1);
-    expect(warnings.map((w) => w.code)).toContain("truncated-line");
+    expect(warnings.map((w) => w.code)).toContain("stream_json.truncated-line");
   });
   it("treats a cut-off line that is not the last as an error", () => {
     const error = txcriptErrorOf(() => streamJsonCodec.parse(`${init}\n{"type":"assi\n${prompt}`));

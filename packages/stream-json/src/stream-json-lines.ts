@@ -14,6 +14,13 @@ import {
 
 export const harness = "stream_json";
 
+/**
+ * The key of the init line txcript writes a converted session's lineage
+ * under (`{harness, id, txcriptVersion, convertedAt}`): both programs'
+ * consumers ignore init keys they do not know.
+ */
+export const lineageKey = "txcript_lineage";
+
 /** Which program wrote the capture: they share the line types but not the tool names or keys. */
 export type StreamJsonDialect = "claude" | "amp";
 

@@ -113,7 +113,11 @@ describe("readStreamJsonLines: live", () => {
     );
     expect(records).toHaveLength(1);
     expect(warnings).toEqual([
-      expect.objectContaining({ code: "truncated-line", kind: "degraded", path: "line 2" }),
+      expect.objectContaining({
+        code: "stream_json.truncated-line",
+        kind: "degraded",
+        path: "line 2",
+      }),
     ]);
   });
   it("accepts a complete final line without a newline", async () => {

@@ -4,7 +4,7 @@
 // Not the file codec (stream-json-codec.ts), which reads whole captures.
 import { type Json, TxcriptError, type Warning, warn } from "@txcript/core";
 import { isBlank, parseLine } from "./stream-json-lines.js";
-import { streamJsonLossByCode } from "./stream-json-losses.js";
+import { streamJsonLoss } from "./stream-json-losses.js";
 
 export interface StreamJsonLineRecord {
   /** 1-based line number in the stream (blank lines count). */
@@ -72,7 +72,7 @@ export async function* readStreamJsonLines(
     if (!cutOff) throw error;
     warn(
       options,
-      streamJsonLossByCode.truncatedLine,
+      streamJsonLoss.truncatedLine,
       `the last line was cut off mid-write after ${rest.length} characters`,
       `line ${line}`,
     );

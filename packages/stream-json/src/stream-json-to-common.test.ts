@@ -61,7 +61,7 @@ describe("toCommon: Claude Code lines", () => {
   });
   it("reads redacted thinking, images, aborted turns and error results", () => {
     const transcript = read(fixture("claude-replay-partial.jsonl"), fixtureReadOptions);
-    const [prompt, answer, , , failed, aborted] = transcript.messages;
+    const [prompt, answer, , , failed, marker, aborted] = transcript.messages;
     expect(prompt?.content[1]).toMatchObject({ type: "image", source: { mediaType: "image/png" } });
     expect(answer?.content[0]).toMatchObject({
       type: "thinking",
@@ -69,19 +69,24 @@ describe("toCommon: Claude Code lines", () => {
       encrypted: expect.any(String),
     });
     expect(failed?.content[0]).toMatchObject({ type: "tool_result", isError: true });
+    // Common v2: the compact_boundary line is a compaction marker (a capture holds no summary).
+    expect(marker).toMatchObject({
+      role: "user",
+      content: [{ type: "compaction", summary: "", trigger: "auto", preTokens: 167000 }],
+    });
     expect(aborted?.stopReason).toBe("aborted");
     expect(aborted?.usage).toBeUndefined(); // all-zero usage is no usage
   });
   it("names every line it could not carry", () => {
     const counts = warningsOf(fixture("claude-replay-partial.jsonl"));
     expect(Object.fromEntries(counts)).toMatchObject({
-      "partial-events": 8,
-      "subagent-lines": 2,
-      "system-lines": 1,
-      "run-statistics": 2,
-      "tool-use-result": 1,
-      "session-details": 1,
+      "stream_json.partial-events": 8,
+      "stream_json.subagent-lines": 2,
+      "stream_json.run-statistics": 2,
+      "stream_json.tool-use-result": 1,
+      "stream_json.session-details": 1,
     });
+    expect(counts.has("stream_json.system-lines")).toBe(false); // compact_boundary is carried
     const documented = new Set(streamJsonLosses.map((loss) => loss.code));
     for (const code of counts.keys()) expect(documented).toContain(code);
   });
@@ -157,7 +162,9 @@ describe("toCommon: timestamps", () => {
       "2026-06-01T08:00:00.002Z",
     ]);
     expect(transcript.meta.timestamp).toBe("2026-05-01T12:00:00.000Z");
-    expect(warnings.filter((warning) => warning.code === "synthesized-timestamps")).toHaveLength(4);
+    expect(
+      warnings.filter((warning) => warning.code === "stream_json.synthesized-timestamps"),
+    ).toHaveLength(4);
   });
 });
 

@@ -1,26 +1,30 @@
 // stream-json lines → a Common transcript, one line at a time, so a live
-// reader can show a conversation as it arrives. Not the text form (that is
-// stream-json-lines.ts) and not the writer. Every line type is accounted
-// for: converted, or dropped with the loss named (stream-json-losses.ts).
+// reader can show a conversation as it arrives: the dispatch by line type,
+// the session(s) a capture holds, init, and the transcript so far. The
+// messages themselves are stream-json-messages.ts, their times
+// stream-json-clock.ts; not the text form (stream-json-lines.ts) and not
+// the writer. Every line type is accounted for: converted, or dropped with
+// the loss named (stream-json-losses.ts).
 import {
-  type Block,
   type ConversionOptions,
+  isCanonicalTimestamp,
   isJsonObject,
   type Json,
   type JsonObject,
-  type Message,
+  type Lineage,
   type Meta,
   ownValue,
   quote,
   type Transcript,
   TxcriptError,
-  type Usage,
   warn,
 } from "@txcript/core";
-import { blocksToCommon, invalidLine } from "./stream-json-blocks.js";
+import { invalidLine } from "./stream-json-blocks.js";
+import { LineClock, ownTimestamp } from "./stream-json-clock.js";
 import { dialectClue } from "./stream-json-dialect.js";
-import { harness, type StreamJsonDialect } from "./stream-json-lines.js";
-import { streamJsonLossByCode as losses } from "./stream-json-losses.js";
+import { harness, lineageKey, type StreamJsonDialect } from "./stream-json-lines.js";
+import { streamJsonLoss as losses } from "./stream-json-losses.js";
+import { StreamJsonMessages } from "./stream-json-messages.js";
 
 export interface StreamJsonReadOptions extends ConversionOptions {
   /** Keep only this session's lines (a file several sessions appended to). */
@@ -45,14 +49,6 @@ const initKeys = new Set([
   "uuid",
   "timestamp",
 ]);
-const usageKeys = new Set([
-  "input_tokens",
-  "output_tokens",
-  "cache_read_input_tokens",
-  "cache_creation_input_tokens",
-]);
-const minimumTime = -62_167_219_200_000; // 0000-01-01
-const maximumTime = 253_402_300_799_999; // 9999-12-31
 
 /** A line's type for a message: a string cut short, anything else by its kind (never stringified). */
 function describeType(type: Json | undefined): string {
@@ -65,6 +61,18 @@ function describeType(type: Json | undefined): string {
 
 function nonEmptyString(value: Json | undefined): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** init's txcript_lineage, when it holds a well-formed lineage. */
+function readLineage(value: Json | undefined): Lineage | undefined {
+  if (!isJsonObject(value) || Object.keys(value).length !== 4) return undefined;
+  const harness = nonEmptyString(ownValue(value, "harness"));
+  const id = nonEmptyString(ownValue(value, "id"));
+  const txcriptVersion = nonEmptyString(ownValue(value, "txcriptVersion"));
+  const convertedAt = ownValue(value, "convertedAt");
+  if (harness === undefined || id === undefined || txcriptVersion === undefined) return undefined;
+  if (typeof convertedAt !== "string" || !isCanonicalTimestamp(convertedAt)) return undefined;
+  return { harness, id, txcriptVersion, convertedAt };
 }
 
 /**
@@ -86,26 +94,28 @@ export function finalTranscript(accumulator: StreamJsonAccumulator): Transcript 
 
 export class StreamJsonAccumulator {
   readonly #options: StreamJsonReadOptions;
-  readonly #start: number;
+  readonly #clock: LineClock;
+  readonly #reader: StreamJsonMessages;
   #dialect: StreamJsonDialect | undefined;
   #sessionId: string | undefined;
   readonly #otherSessions = new Set<string>();
   readonly #uuids = new Set<string>();
-  readonly #messages: Message[] = [];
   #init:
-    | { cwd?: string; model?: string; cliVersion?: string; timestamp?: string; names?: true }
+    | {
+        cwd?: string;
+        model?: string;
+        cliVersion?: string;
+        timestamp?: string;
+        lineage?: Lineage;
+        names?: true;
+      }
     | undefined;
-  /** message.id of the last message when it is an assistant message (Claude's split lines). */
-  #openAssistantId: string | undefined;
-  #clock: number | undefined;
-  /** The second last formatted by #iso, and its "YYYY-MM-DDTHH:MM:SS." prefix. */
-  #isoSecond = Number.NaN;
-  #isoPrefix = "";
   #lines = 0;
 
   constructor(options: StreamJsonReadOptions = {}) {
     this.#options = options;
-    this.#start = options.startTime?.getTime() ?? 0;
+    this.#clock = new LineClock(options.startTime?.getTime() ?? 0);
+    this.#reader = new StreamJsonMessages(options, this.#clock);
     this.#dialect = options.dialect;
   }
 
@@ -138,10 +148,13 @@ export class StreamJsonAccumulator {
     const type = ownValue(value, "type");
     const where = `line ${line}`;
     switch (type) {
-      case "system":
-        if (ownValue(value, "subtype") === "init") this.#readInit(value, where);
+      case "system": {
+        const subtype = ownValue(value, "subtype");
+        if (subtype === "init") this.#readInit(value, where);
+        else if (subtype === "compact_boundary") this.#reader.readCompaction(value, line);
         else warn(this.#options, losses.systemLines, `a system line was dropped`, where);
         return;
+      }
       case "user":
       case "assistant": {
         const parent = ownValue(value, "parent_tool_use_id");
@@ -149,8 +162,9 @@ export class StreamJsonAccumulator {
           warn(this.#options, losses.subagentLines, "a subagent line was dropped", where);
           return;
         }
-        if (type === "user") this.#readUser(value, line);
-        else this.#readAssistant(value, line);
+        const dialect = this.#dialect ?? "claude";
+        if (type === "user") this.#reader.readUser(value, line, dialect);
+        else this.#reader.readAssistant(value, line, dialect);
         return;
       }
       case "result":
@@ -194,23 +208,25 @@ export class StreamJsonAccumulator {
         { harness, hint: "pick one with the sessionId read option" },
       );
     }
-    const first = this.#messages[0];
+    const messages = this.#reader.messages;
+    const first = messages[0];
     const meta: Meta = {
       id: this.#sessionId,
-      timestamp: this.#init?.timestamp ?? first?.timestamp ?? new Date(this.#start).toISOString(),
+      timestamp: this.#init?.timestamp ?? first?.timestamp ?? this.#clock.start,
     };
     if (this.#init?.cwd !== undefined) meta.cwd = this.#init.cwd;
     if (this.#init?.cliVersion !== undefined) meta.cliVersion = this.#init.cliVersion;
     // An init that names the model (even as "", none) is the answer; else the first message's.
     const model = this.#init?.names
       ? this.#init.model
-      : this.#messages.find((message) => message.model !== undefined)?.model;
+      : messages.find((message) => message.model !== undefined)?.model;
     if (model !== undefined) meta.model = model;
+    if (this.#init?.lineage !== undefined) meta.lineage = this.#init.lineage;
     return {
       meta,
       messages: copy
-        ? this.#messages.map((message) => ({ ...message, content: [...message.content] }))
-        : this.#messages,
+        ? messages.map((message) => ({ ...message, content: [...message.content] }))
+        : messages,
     };
   }
 
@@ -253,155 +269,21 @@ export class StreamJsonAccumulator {
   }
 
   #readInit(value: JsonObject, where: string): void {
-    if (Object.keys(value).some((key) => !initKeys.has(key)))
+    const lineage = readLineage(ownValue(value, lineageKey));
+    if (Object.keys(value).some((key) => !initKeys.has(key) && !(key === lineageKey && lineage)))
       warn(this.#options, losses.sessionDetails, "init details were dropped", where);
     if (this.#init !== undefined) return; // a later run of the same session: the first init wins.
     this.#init = {};
     const cwd = nonEmptyString(ownValue(value, "cwd"));
     const model = nonEmptyString(ownValue(value, "model"));
     const cliVersion = nonEmptyString(ownValue(value, "claude_code_version"));
-    const timestamp = this.#ownTime(value);
+    const timestamp = ownTimestamp(value);
     if (cwd !== undefined) this.#init.cwd = cwd;
     if (model !== undefined) this.#init.model = model;
     if (Object.hasOwn(value, "model")) this.#init.names = true;
     if (cliVersion !== undefined) this.#init.cliVersion = cliVersion;
-    if (timestamp !== undefined) this.#init.timestamp = new Date(timestamp).toISOString();
-  }
-
-  #readUser(value: JsonObject, line: number): void {
-    const message = this.#messageOf(value, line);
-    if (Object.hasOwn(value, "tool_use_result"))
-      warn(this.#options, losses.toolUseResult, "a tool_use_result was dropped", `line ${line}`);
-    const raw = ownValue(message, "content");
-    let content: Block[];
-    if (typeof raw === "string") content = [{ type: "text", text: raw }];
-    else if (Array.isArray(raw)) content = this.#blocks(raw, line);
-    else
-      throw this.#invalid(
-        line,
-        "has no content",
-        "$.message.content",
-        "a string or an array of blocks",
-      );
-    this.#openAssistantId = undefined;
-    this.#messages.push({ role: "user", content, timestamp: this.#stamp(value, line) });
-  }
-
-  #readAssistant(value: JsonObject, line: number): void {
-    const message = this.#messageOf(value, line);
-    const raw = ownValue(message, "content");
-    if (!Array.isArray(raw))
-      throw this.#invalid(line, "has no content", "$.message.content", "an array of blocks");
-    const content = this.#blocks(raw, line);
-    const stopReason = this.#stopReason(value, message);
-    const usage = this.#usage(message, line);
-    const id = ownValue(message, "id");
-    const last = this.#messages.at(-1);
-    if (
-      this.#dialect !== "amp" &&
-      typeof id === "string" &&
-      id === this.#openAssistantId &&
-      last?.role === "assistant"
-    ) {
-      // One API message written as several lines: one Common message.
-      last.content.push(...content);
-      if (stopReason !== undefined) last.stopReason = stopReason;
-      if (usage !== undefined) last.usage = usage; // each line repeats it: the latest wins
-      return;
-    }
-    const assistant: Message = { role: "assistant", content, timestamp: this.#stamp(value, line) };
-    const model = nonEmptyString(ownValue(message, "model"));
-    if (model !== undefined) assistant.model = model;
-    if (stopReason !== undefined) assistant.stopReason = stopReason;
-    if (usage !== undefined) assistant.usage = usage;
-    this.#openAssistantId = typeof id === "string" ? id : undefined;
-    this.#messages.push(assistant);
-  }
-
-  #messageOf(value: JsonObject, line: number): JsonObject {
-    const message = ownValue(value, "message");
-    if (!isJsonObject(message))
-      throw this.#invalid(line, "has no message object", "$.message", "an API message object");
-    return message;
-  }
-
-  #stopReason(value: JsonObject, message: JsonObject): string | undefined {
-    const reason = nonEmptyString(ownValue(message, "stop_reason"));
-    if (reason !== undefined) return reason;
-    if (ownValue(value, "aborted") === true) return "aborted";
-    if (typeof ownValue(value, "error") === "string") return "error";
-    return undefined;
-  }
-
-  #usage(message: JsonObject, line: number): Usage | undefined {
-    const usage = ownValue(message, "usage");
-    if (!isJsonObject(usage)) return undefined;
-    if (Object.keys(usage).some((key) => !usageKeys.has(key)))
-      warn(this.#options, losses.usageDetails, "usage details stay in the capture", `line ${line}`);
-    const count = (key: string) => {
-      const number = ownValue(usage, key);
-      return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? number : 0;
-    };
-    const result: Usage = {
-      inputTokens: count("input_tokens"),
-      outputTokens: count("output_tokens"),
-      cacheReadInputTokens: count("cache_read_input_tokens"),
-      cacheCreationInputTokens: count("cache_creation_input_tokens"),
-    };
-    // Claude's required usage is all zeros on synthetic messages and on ours without usage.
-    const none = Object.values(result).every((number) => number === 0);
-    return none && this.#dialect !== "amp" ? undefined : result;
-  }
-
-  #blocks(raw: Json[], line: number): Block[] {
-    return blocksToCommon(raw, {
-      dialect: this.#dialect ?? "claude",
-      line,
-      onDropped: this.#onDropped,
-    });
-  }
-
-  // One function for every line (not a closure per line): reports a dropped block.
-  readonly #onDropped = (line: number, path: string): void =>
-    warn(
-      this.#options,
-      losses.unknownBlocks,
-      "a content block was dropped",
-      `line ${line} ${path}`,
-    );
-
-  #ownTime(value: JsonObject): number | undefined {
-    const own = ownValue(value, "timestamp");
-    if (typeof own !== "string") return undefined;
-    const time = Date.parse(own);
-    return Number.isFinite(time) && time >= minimumTime && time <= maximumTime ? time : undefined;
-  }
-
-  #stamp(value: JsonObject, line: number): string {
-    let time = this.#ownTime(value);
-    if (time === undefined) {
-      warn(this.#options, losses.synthesizedTimestamps, "a line had no timestamp", `line ${line}`);
-      time = Math.min(this.#clock === undefined ? this.#start : this.#clock + 1, maximumTime);
-    }
-    this.#clock = time;
-    return this.#iso(time);
-  }
-
-  /**
-   * `new Date(time).toISOString()`, which is slow enough to show in profiles:
-   * stamped lines are 1 ms apart, so most share the previous one's second and
-   * only the milliseconds are written anew. Times are within years 0000–9999.
-   */
-  #iso(time: number): string {
-    const second = Math.floor(time / 1000);
-    if (second !== this.#isoSecond) {
-      const iso = new Date(time).toISOString();
-      this.#isoSecond = second;
-      this.#isoPrefix = iso.slice(0, -4);
-      return iso;
-    }
-    const ms = time - second * 1000;
-    return `${this.#isoPrefix}${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`;
+    if (timestamp !== undefined) this.#init.timestamp = timestamp;
+    if (lineage !== undefined) this.#init.lineage = lineage;
   }
 
   #invalid(line: number, what: string, path: string, expected: string): TxcriptError {
