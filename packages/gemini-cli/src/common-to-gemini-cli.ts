@@ -17,6 +17,7 @@ import {
 import { geminiCliLoss } from "./gemini-cli-losses.js";
 import { responseFromResult } from "./gemini-cli-parts.js";
 import { geminiCliNamespace, geminiProjectHash, geminiSessionId } from "./gemini-cli-paths.js";
+import { injectedTag } from "./gemini-cli-peek.js";
 import { type GeminiCliJsonlSession, type GeminiCliLine, harness } from "./gemini-cli-schema.js";
 import { tokensFromUsage } from "./gemini-cli-tokens.js";
 import { canonicalToGeminiTool, geminiToolToCanonical } from "./gemini-cli-tools.js";
@@ -44,7 +45,15 @@ function parts(
   for (const block of message.content) {
     switch (block.type) {
       case "text":
-        out.push({ text: block.text });
+        // Gemini CLI drops a whole model turn that holds an empty text part from the history it sends.
+        if (block.text === "" && message.role === "assistant")
+          warn(
+            options,
+            geminiCliLoss.emptyText,
+            "an empty text block on an assistant message was left out",
+            path,
+          );
+        else out.push({ text: block.text });
         break;
       case "thinking":
         if (
@@ -92,42 +101,33 @@ function parts(
   return out;
 }
 
-/** A message of compaction markers only: written as an info notice carrying the summaries. */
-function compactionNotice(message: Message): string | undefined {
-  if (
-    message.content.length === 0 ||
-    !message.content.every((block) => block.type === "compaction")
-  )
-    return undefined;
-  return message.content
-    .map((block) => (block.type === "compaction" ? block.summary : ""))
-    .join("\n\n");
-}
-
+/** A message's record, or undefined for a message of compaction markers only (not written). */
 function messageRecord(
   message: Message,
-  index: number,
-  sessionId: string,
+  path: string,
+  id: string,
   names: Map<string, string>,
   options: GeminiCliWriteOptions | undefined,
-): JsonObject {
-  const path = `$.messages[${index}]`;
-  const id = recordId(`${sessionId}:${index}`);
-  if (message.context !== undefined)
-    warn(options, geminiCliLoss.context, "a context message became an ordinary user message", path);
+): JsonObject | undefined {
+  // What the record renders to decides whether it reads back as Gemini CLI's own injected context.
+  const rendered = message.content
+    .filter((block) => block.type !== "compaction")
+    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+    .join("");
+  const tag = message.role === "user" ? injectedTag(rendered) : undefined;
+  const context = message.context;
+  if (
+    tag === undefined
+      ? context !== undefined
+      : context?.kind !== "injected" || context.source !== tag
+  )
+    warn(options, geminiCliLoss.context, "a context mark was not kept as it was", path);
   if (message.stopReason !== undefined)
     warn(options, geminiCliLoss.stopReason, "a stop reason was dropped", path);
   const compactions = message.content.filter((block) => block.type === "compaction").length;
   if (compactions > 0)
-    warn(
-      options,
-      geminiCliLoss.compaction,
-      "a compaction marker became an info notice",
-      path,
-      compactions,
-    );
-  const notice = compactionNotice(message);
-  if (notice !== undefined) {
+    warn(options, geminiCliLoss.compaction, "a compaction marker was left out", path, compactions);
+  if (compactions > 0 && compactions === message.content.length) {
     if (message.model !== undefined || message.usage !== undefined)
       warn(
         options,
@@ -135,7 +135,7 @@ function messageRecord(
         "a compaction message's model or usage was dropped",
         path,
       );
-    return { id, timestamp: message.timestamp, type: "info", content: notice };
+    return undefined;
   }
   const record: JsonObject = {
     id,
@@ -219,7 +219,15 @@ function writeSession(
   const lines = [line(metadata)];
   const names = new Map<string, string>();
   transcript.messages.forEach((message, index) => {
-    lines.push(line(messageRecord(message, index, sessionId, names, options)));
+    // Record ids count written records, so a message left out does not renumber the rest on a second write.
+    const record = messageRecord(
+      message,
+      `$.messages[${index}]`,
+      recordId(`${sessionId}:${lines.length - 1}`),
+      names,
+      options,
+    );
+    if (record !== undefined) lines.push(line(record));
   });
   const subagents = (transcript.subagents ?? []).map((subagent) => {
     warn(

@@ -86,6 +86,11 @@ export const geminiCliLoss = {
     "other",
     "An empty model name reads back as no model.",
   ),
+  emptyText: loss(
+    "gemini_cli.empty-text",
+    "other",
+    "An empty text block on an assistant message is not written: Gemini CLI leaves a model turn with an empty text part (and the model turns next to it) out of the history it sends on resume.",
+  ),
   rawToolTyped: loss(
     "gemini_cli.raw-tool-typed",
     "other",
@@ -94,12 +99,12 @@ export const geminiCliLoss = {
   context: loss(
     "gemini_cli.context",
     "degraded",
-    "A system, developer or injected context message becomes an ordinary user message: a recording has no mark for context.",
+    "A context message becomes an ordinary user message (a recording has no mark for context); only a user message that begins with `<session_context>` or `<hook_context>`, Gemini CLI's own injected context, reads back as injected context.",
   ),
   compaction: loss(
     "gemini_cli.compaction",
     "unsupported",
-    "A compaction marker is written as an info notice with its summary (shown, never sent to the model; the history before it stays), and is not read back.",
+    "A compaction marker is left out (the whole history before it is written, and Gemini CLI sends all of it); a message of markers only is not written.",
   ),
   subagents: loss(
     "gemini_cli.subagents",

@@ -59,12 +59,7 @@ export function geminiSessionFileName(sessionId: string, startedAt: Date): strin
   return `session-${minute}-${sessionId.slice(0, 8)}.jsonl`;
 }
 
-export interface GeminiResumeCommand {
-  argv: string[];
-  cwd: string;
-}
-
-/** `gemini --resume <id>`, run in the project directory (resume only looks in that project). */
-export function geminiResumeCommand(sessionId: string, cwd: string): GeminiResumeCommand {
-  return { argv: ["gemini", "--resume", sessionId], cwd };
+/** `gemini --resume <id>`, to run in the project directory (resume only looks in that project). */
+export function geminiResumeCommand(sessionId: string): string[] {
+  return ["gemini", "--resume", sessionId];
 }

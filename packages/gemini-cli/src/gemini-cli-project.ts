@@ -192,9 +192,25 @@ function projectUsage(usage: Usage): Usage {
 function projectMessage(message: Message): Message {
   const out: Message = {
     role: message.role,
-    content: message.content.filter((block) => block.type !== "compaction").map(projectBlock),
+    content: message.content
+      .filter((block) => block.type !== "compaction")
+      .filter(
+        (block) => !(message.role === "assistant" && block.type === "text" && block.text === ""),
+      )
+      .map(projectBlock),
     timestamp: message.timestamp,
   };
+  if (message.role === "user") {
+    const rendered = message.content
+      .filter((block) => block.type !== "compaction")
+      .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+      .join("")
+      .trim();
+    const tag = ["session_context", "hook_context"].find((name) =>
+      rendered.startsWith(`<${name}>`),
+    );
+    if (tag !== undefined) out.context = { kind: "injected", source: tag };
+  }
   if (message.role === "assistant") {
     if (message.model !== undefined && message.model !== "") out.model = message.model;
     if (message.usage !== undefined) out.usage = projectUsage(message.usage);
@@ -212,7 +228,7 @@ export function geminiCliProject(transcript: Transcript): Transcript {
   const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
   if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
   if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
-  // A message of compaction markers only becomes an info notice, which is not read back.
+  // A message of compaction markers only is not written.
   const kept = transcript.messages.filter(
     (message) =>
       message.content.length === 0 || message.content.some((block) => block.type !== "compaction"),

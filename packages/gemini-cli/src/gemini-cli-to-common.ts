@@ -25,6 +25,7 @@ import {
   type PartContext,
   partToBlocks,
 } from "./gemini-cli-parts.js";
+import { injectedTag, renderContent } from "./gemini-cli-peek.js";
 import { replay } from "./gemini-cli-records.js";
 import { arrayAt, type GeminiCliSession, stringAt } from "./gemini-cli-schema.js";
 import { usageFromTokens } from "./gemini-cli-tokens.js";
@@ -287,11 +288,15 @@ export function geminiCliToCommon(
           "a user message's displayContent was dropped",
           path,
         );
-      messages.push({
+      const user: Message = {
         role: "user",
         content: contentToBlocks(ownValue(record, "content"), context),
         timestamp,
-      });
+      };
+      // Gemini CLI's own `<session_context>` / `<hook_context>` messages: injected, never resent by it.
+      const tag = injectedTag(renderContent(ownValue(record, "content")));
+      if (tag !== undefined) user.context = { kind: "injected", source: tag };
+      messages.push(user);
     } else messages.push(...geminiMessages(record, timestamp, context));
   }
   const subagents = subagentsOf(session, agents, options);

@@ -1,0 +1,26 @@
+// Gemini CLI as a harness: chat recordings in either era, the ~/.gemini/tmp
+// store, a writer that streams record by record, and `gemini --resume <id>`
+// run in the project directory (resume only looks in that project's chats).
+import type { HarnessDefinition } from "@txcript/core";
+import { commonToGeminiCli, type GeminiCliWriteOptions } from "./common-to-gemini-cli.js";
+import { geminiCliCodec } from "./gemini-cli-codec.js";
+import { geminiResumeCommand } from "./gemini-cli-paths.js";
+import { geminiCliProject } from "./gemini-cli-project.js";
+import type { GeminiCliSession } from "./gemini-cli-schema.js";
+import { GeminiCliStore } from "./gemini-cli-store.js";
+
+export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
+  id: "gemini_cli",
+  displayName: "Gemini CLI chat recording",
+  aliases: ["gemini", "gemini-cli", "geminicli"],
+  codec: geminiCliCodec,
+  extension: ".jsonl",
+  project: (transcript) => geminiCliProject(transcript),
+  *serializeChunks(transcript, options) {
+    for (const line of commonToGeminiCli(transcript, options as GeminiCliWriteOptions).lines)
+      yield `${line.text}\n`;
+  },
+  store: (environment, root) =>
+    new GeminiCliStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => geminiResumeCommand(id),
+};

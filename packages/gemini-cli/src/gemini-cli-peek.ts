@@ -1,0 +1,152 @@
+// What discovery needs from a recording without a whole parse: the session
+// id, kind, times, summary and first prompt, read from the head (and, for
+// JSONL, the tail, where `$set` records update lastUpdated and summary) of
+// the file. Also the "resumable content" rule Gemini CLI's cleanup and
+// listing apply, so the store refuses to write a file Gemini would delete.
+import { promises as fs } from "node:fs";
+import { isJsonObject, type Json, type JsonObject, readHead } from "@txcript/core";
+import { replay } from "./gemini-cli-records.js";
+import type { GeminiCliSession } from "./gemini-cli-schema.js";
+
+export interface Peek {
+  sessionId?: string;
+  kind?: string;
+  startTime?: string;
+  lastUpdated?: string;
+  summary?: string;
+  prompt?: string;
+  directory?: string;
+}
+
+const headBytes = 65_536;
+const wholeJsonBytes = 4 * 1024 * 1024;
+
+function own(value: JsonObject, key: string): Json | undefined {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** A part list as Gemini CLI renders it to decide whether a message counts (partToString, verbose). */
+export function renderContent(content: Json | undefined): string {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map(renderContent).join("");
+  if (!isJsonObject(content)) return "";
+  const text = own(content, "text");
+  if (own(content, "thought") !== undefined) return `[Thought: ${String(own(content, "thought"))}]`;
+  if (own(content, "functionCall") !== undefined) return "[Function Call]";
+  if (own(content, "functionResponse") !== undefined) return "[Function Response]";
+  if (own(content, "inlineData") !== undefined) return "[Media]";
+  if (own(content, "fileData") !== undefined) return "[File Data]";
+  return typeof text === "string" ? text : "";
+}
+
+const ignoredPrefixes = ["/", "?", "<session_context>", "<hook_context>"];
+const injectedTags = ["session_context", "hook_context"] as const;
+
+/** The tag of a user message Gemini CLI injected itself (`<session_context>…`), from its rendered text. */
+export function injectedTag(rendered: string): (typeof injectedTags)[number] | undefined {
+  const text = rendered.trim();
+  return injectedTags.find((tag) => text.startsWith(`<${tag}>`));
+}
+
+/** Gemini CLI's isResumableMessageRecord. */
+export function isResumableRecord(record: JsonObject): boolean {
+  const text = renderContent(own(record, "content")).trim();
+  const type = own(record, "type");
+  if (type === "user")
+    return text !== "" && !ignoredPrefixes.some((prefix) => text.startsWith(prefix));
+  if (type === "gemini") {
+    const calls = own(record, "toolCalls");
+    const thoughts = own(record, "thoughts");
+    return (
+      text !== "" ||
+      (Array.isArray(calls) && calls.length > 0) ||
+      (Array.isArray(thoughts) && thoughts.length > 0)
+    );
+  }
+  return false;
+}
+
+/** Whether Gemini CLI would keep (and list) this recording: some message is resumable. */
+export function hasResumableContent(session: GeminiCliSession): boolean {
+  return replay(session).messages.some(({ record }) => isResumableRecord(record));
+}
+
+function take(peek: Peek, value: JsonObject): void {
+  for (const key of ["sessionId", "kind", "startTime", "lastUpdated", "summary"] as const) {
+    const field = own(value, key);
+    if (typeof field === "string") peek[key] = field;
+  }
+  const directories = own(value, "directories");
+  if (Array.isArray(directories) && typeof directories[0] === "string")
+    peek.directory = directories[0];
+}
+
+function promptOf(record: JsonObject): string | undefined {
+  if (own(record, "type") !== "user" || !isResumableRecord(record)) return undefined;
+  const text = renderContent(own(record, "content")).replace(/\s+/g, " ").trim();
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+function takePrompt(peek: Peek, record: JsonObject): void {
+  if (peek.prompt !== undefined) return;
+  const prompt = promptOf(record);
+  if (prompt !== undefined) peek.prompt = prompt;
+}
+
+function peekLines(texts: readonly string[], peek: Peek): void {
+  for (const text of texts)
+    for (const line of text.split("\n")) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (!isJsonObject(value as Json)) continue;
+      const record = value as JsonObject;
+      const set = own(record, "$set");
+      if (isJsonObject(set as Json)) take(peek, set as JsonObject);
+      else if (typeof own(record, "id") === "string") takePrompt(peek, record);
+      else if (typeof own(record, "sessionId") === "string") take(peek, record);
+    }
+}
+
+async function readTail(file: string, size: number): Promise<string> {
+  const handle = await fs.open(file, "r");
+  try {
+    const length = Math.min(headBytes, size - headBytes);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The head (and tail) of one recording, read leniently; undefined fields were not found. */
+export async function peekRecording(file: string, size: number): Promise<Peek> {
+  const peek: Peek = {};
+  if (file.endsWith(".json")) {
+    if (size > wholeJsonBytes) {
+      const head = await readHead(file, headBytes);
+      const id = /"sessionId"\s*:\s*"([^"\\]*)"/.exec(head);
+      if (id?.[1] !== undefined) peek.sessionId = id[1];
+      return peek;
+    }
+    try {
+      const value = JSON.parse(await fs.readFile(file, "utf8")) as Json;
+      if (!isJsonObject(value)) return peek;
+      take(peek, value);
+      const messages = own(value, "messages");
+      if (Array.isArray(messages))
+        for (const message of messages) if (isJsonObject(message)) takePrompt(peek, message);
+    } catch {
+      // Unreadable: no session id, so discovery skips it.
+    }
+    return peek;
+  }
+  const head = await readHead(file, headBytes);
+  peekLines(size > headBytes ? [head, await readTail(file, size)] : [head], peek);
+  return peek;
+}

@@ -1,0 +1,347 @@
+// The Gemini CLI recording store: `<root>/tmp/<slug or project hash>/chats/
+// session-*.json(l)`, root being `$GEMINI_CLI_HOME/.gemini` or
+// `~/.gemini`, with subagent recordings in `chats/<parent session id>/`.
+// Discovery reads heads and tails only and lists what `gemini
+// --list-sessions` lists (no subagents; one file per session id, the latest
+// update winning). Saving registers the project in projects.json, refuses a
+// recording Gemini CLI's cleanup would delete, and writes atomically.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type Discovered,
+  type Environment,
+  ioError,
+  readTextFile,
+  type SaveOptions,
+  type SkippedFile,
+  type Store,
+  TxcriptError,
+  timestampMillis,
+  writeFileAtomic,
+} from "@txcript/core";
+import { geminiCliCodec } from "./gemini-cli-codec.js";
+import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
+import { hasResumableContent, type Peek, peekRecording } from "./gemini-cli-peek.js";
+import { projectRootOf, readProjects, registerGeminiProject } from "./gemini-cli-projects.js";
+import { replay } from "./gemini-cli-records.js";
+import { type GeminiCliSession, type GeminiCliSubagentFile, harness } from "./gemini-cli-schema.js";
+
+export interface GeminiCliStoreOptions {
+  /** The `.gemini` directory; defaults to GeminiCliStore.defaultRoot(env). */
+  root?: string;
+  env?: Environment;
+}
+
+export interface GeminiCliSaveOptions extends SaveOptions {
+  /** The project directory, when the recording names none (no `directories`, no projectRoot). */
+  cwd?: string;
+  /** The time of saving, to judge a stale `lastUpdated` (default: now). */
+  now?: Date;
+}
+
+/** Gemini CLI deletes recordings last updated more than 30 days ago; refuse those older than a day. */
+const staleMs = 24 * 60 * 60 * 1000;
+const sessionFile = /^session-.*\.jsonl?$/;
+
+interface Found {
+  file: string;
+  directory: string;
+  peek: Peek;
+  updated: number;
+}
+
+export class GeminiCliStore implements Store<GeminiCliSession> {
+  readonly harness = harness;
+  readonly root: string;
+
+  /** `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`. */
+  static defaultRoot(env: Environment = process.env): string {
+    return defaultGeminiRoot(env as NodeJS.ProcessEnv);
+  }
+
+  constructor(options: GeminiCliStoreOptions = {}) {
+    this.root = path.resolve(
+      options.root ?? GeminiCliStore.defaultRoot(options.env ?? process.env),
+    );
+  }
+
+  async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    const projects = await readProjects(this.root).catch(() => new Map<string, string>());
+    const newest = new Map<string, Found>();
+    for await (const found of this.#recordings(onSkip)) {
+      const id = found.peek.sessionId as string;
+      const known = newest.get(`${found.directory}\u0000${id}`);
+      if (known === undefined || found.updated > known.updated)
+        newest.set(`${found.directory}\u0000${id}`, found);
+    }
+    for (const found of newest.values()) {
+      const cwd =
+        (await projectRootOf(this.root, found.directory, projects)) ?? found.peek.directory;
+      const discovered: Discovered = {
+        harness,
+        id: found.peek.sessionId as string,
+        path: found.file,
+        updatedAt: new Date(found.updated).toISOString(),
+      };
+      const title = found.peek.summary ?? found.peek.prompt;
+      if (title !== undefined) discovered.title = title;
+      if (cwd !== undefined) discovered.cwd = cwd;
+      yield discovered;
+    }
+  }
+
+  async load(id: string): Promise<GeminiCliSession> {
+    const found = await this.#locate(id);
+    const session = await this.#read(found.file);
+    const projects = await readProjects(this.root).catch(() => new Map<string, string>());
+    const projectRoot =
+      (await projectRootOf(this.root, found.directory, projects)) ?? found.peek.directory;
+    const subagents = await this.#subagents(path.dirname(found.file), id, new Set([id]));
+    return {
+      ...session,
+      ...(subagents.length === 0 ? {} : { subagents }),
+      ...(projectRoot === undefined ? {} : { projectRoot }),
+    };
+  }
+
+  /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
+  async locate(id: string): Promise<string> {
+    return (await this.#locate(id)).file;
+  }
+
+  async save(
+    session: GeminiCliSession,
+    options: GeminiCliSaveOptions = {},
+  ): Promise<{ id: string; path: string }> {
+    const { metadata } = replay(session);
+    const sessionId = typeof metadata.sessionId === "string" ? metadata.sessionId : undefined;
+    if (sessionId === undefined || !isGeminiSessionId(sessionId))
+      throw new TxcriptError("USAGE", "the recording has no session id Gemini CLI can resume by", {
+        harness,
+        hint: "write it with geminiCliCodec.fromCommon, which maps any id to a usable one",
+      });
+    const directories = Array.isArray(metadata.directories) ? metadata.directories : [];
+    const projectRoot =
+      options.cwd ??
+      session.projectRoot ??
+      (typeof directories[0] === "string" ? directories[0] : undefined);
+    if (projectRoot === undefined || projectRoot === "")
+      throw new TxcriptError("USAGE", "the recording names no project directory to file it under", {
+        harness,
+        hint: "set the transcript's meta.cwd, or pass { cwd } to save",
+      });
+    if (!hasResumableContent(session))
+      throw new TxcriptError(
+        "REFUSED",
+        "Gemini CLI would delete this recording: it has no message it can resume",
+        {
+          harness,
+          hint: "a recording needs a user prompt (not a /command) or a gemini reply",
+        },
+      );
+    const updated = timestampMillis(metadata.lastUpdated);
+    const now = (options.now ?? new Date()).getTime();
+    if (!Number.isFinite(updated) || now - updated > staleMs)
+      throw new TxcriptError(
+        "REFUSED",
+        "Gemini CLI's cleanup would delete this recording: its lastUpdated is old",
+        {
+          harness,
+          hint: "write it again with geminiCliCodec.fromCommon, which sets lastUpdated to the time of writing",
+        },
+      );
+    const slug = await registerGeminiProject(this.root, projectRoot);
+    const chats = path.join(this.root, "tmp", slug, "chats");
+    const started = timestampMillis(metadata.startTime);
+    const extension = session.format === "json" ? ".json" : ".jsonl";
+    const name = geminiSessionFileName(
+      sessionId,
+      new Date(Number.isFinite(started) ? started : now),
+    ).replace(/\.jsonl$/, extension);
+    const target = path.join(chats, name);
+    if (!options.overwrite) {
+      const existing = await this.#inDirectory(chats, sessionId);
+      if (existing.some((file) => file !== target))
+        throw new TxcriptError("CONFLICT", `session ${sessionId} already exists in this project`, {
+          harness,
+          location: { file: existing[0] as string },
+          hint: "pass overwrite: true to write it again",
+        });
+    }
+    await this.#write(target, geminiCliCodec.serialize(session), options.overwrite === true);
+    await this.#saveSubagents(
+      chats,
+      sessionId,
+      session.subagents ?? [],
+      options.overwrite === true,
+    );
+    return { id: sessionId, path: target };
+  }
+
+  async delete(id: string): Promise<void> {
+    const { file } = await this.#locate(id);
+    try {
+      await fs.unlink(file);
+    } catch (cause) {
+      throw ioError(cause, file, "delete", harness);
+    }
+  }
+
+  async #write(target: string, text: string, overwrite: boolean): Promise<void> {
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+    } catch (cause) {
+      throw ioError(cause, path.dirname(target), "write", harness);
+    }
+    await writeFileAtomic(target, text, { overwrite, root: this.root, harness });
+  }
+
+  async #saveSubagents(
+    chats: string,
+    parentId: string,
+    subagents: readonly GeminiCliSubagentFile[],
+    overwrite: boolean,
+  ): Promise<void> {
+    for (const { id, session } of subagents) {
+      if (!isGeminiSessionId(id) || !isGeminiSessionId(parentId))
+        throw new TxcriptError(
+          "UNSAFE_PATH",
+          `not a subagent id: ${JSON.stringify(id.slice(0, 80))}`,
+          { harness },
+        );
+      await this.#write(
+        path.join(chats, parentId, `${id}.jsonl`),
+        geminiCliCodec.serialize(session),
+        overwrite,
+      );
+      await this.#saveSubagents(chats, id, session.subagents ?? [], overwrite);
+    }
+  }
+
+  async #read(file: string): Promise<GeminiCliSession> {
+    const text = await readTextFile(file, { harness });
+    return geminiCliCodec.parse(text, { file });
+  }
+
+  /** Subagent recordings in `chats/<parentId>/`, each with its own subagents (cycles cut). */
+  async #subagents(
+    chats: string,
+    parentId: string,
+    seen: Set<string>,
+  ): Promise<GeminiCliSubagentFile[]> {
+    if (!isGeminiSessionId(parentId)) return [];
+    const names = await fs.readdir(path.join(chats, parentId)).catch(() => [] as string[]);
+    const out: GeminiCliSubagentFile[] = [];
+    for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
+      let session: GeminiCliSession;
+      try {
+        session = await this.#read(path.join(chats, parentId, name));
+      } catch {
+        continue;
+      }
+      const recorded = replay(session).metadata.sessionId;
+      const id =
+        typeof recorded === "string" && recorded !== ""
+          ? recorded
+          : name.slice(0, -".jsonl".length);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const nested = await this.#subagents(chats, id, seen);
+      out.push({ id, session: nested.length === 0 ? session : { ...session, subagents: nested } });
+    }
+    return out;
+  }
+
+  async #locate(id: string): Promise<Found> {
+    if (!isGeminiSessionId(id))
+      throw new TxcriptError(
+        "UNSAFE_PATH",
+        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
+        {
+          harness,
+          hint: "a Gemini CLI session id is a UUID such as 2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
+        },
+      );
+    const byDirectory = new Map<string, Found>();
+    for await (const found of this.#recordings()) {
+      if (found.peek.sessionId !== id) continue;
+      const known = byDirectory.get(found.directory);
+      if (known === undefined || found.updated > known.updated)
+        byDirectory.set(found.directory, found);
+    }
+    const all = [...byDirectory.values()];
+    if (all.length === 0)
+      throw new TxcriptError("NOT_FOUND", `no Gemini CLI session ${id}`, {
+        harness,
+        location: { file: this.root },
+      });
+    if (all.length > 1)
+      throw new TxcriptError("AMBIGUOUS", `session ${id} exists in ${all.length} projects`, {
+        harness,
+        location: { file: (all[0] as Found).file },
+        hint: all.map((found) => found.file).join(", "),
+      });
+    return all[0] as Found;
+  }
+
+  async #inDirectory(chats: string, id: string): Promise<string[]> {
+    const names = await fs.readdir(chats).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const name of names.filter((entry) => sessionFile.test(entry))) {
+      const file = path.join(chats, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat?.isFile() && (await peekRecording(file, stat.size)).sessionId === id) out.push(file);
+    }
+    return out;
+  }
+
+  /** Every main recording in every project directory, with what its head says. */
+  async *#recordings(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Found> {
+    const tmp = path.join(this.root, "tmp");
+    let directories: string[];
+    try {
+      directories = (await fs.readdir(tmp, { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort();
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw ioError(cause, tmp, "list", harness);
+    }
+    for (const directory of directories) {
+      const chats = path.join(tmp, directory, "chats");
+      const names = await fs.readdir(chats).catch(() => [] as string[]);
+      for (const name of names.filter((entry) => sessionFile.test(entry)).sort()) {
+        const file = path.join(chats, name);
+        try {
+          const stat = await fs.lstat(file);
+          if (!stat.isFile()) continue;
+          const peek = await peekRecording(file, stat.size);
+          if (peek.sessionId === undefined || peek.sessionId === "") {
+            onSkip?.({
+              path: file,
+              reason: "not a Gemini CLI recording (no sessionId in its head)",
+            });
+            continue;
+          }
+          if (peek.kind === "subagent") {
+            onSkip?.({
+              path: file,
+              reason: "a subagent recording (Gemini CLI does not list these)",
+            });
+            continue;
+          }
+          const updated = timestampMillis(peek.lastUpdated);
+          yield {
+            file,
+            directory,
+            peek,
+            updated: Number.isFinite(updated) ? updated : stat.mtimeMs,
+          };
+        } catch (cause) {
+          onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+        }
+      }
+    }
+  }
+}

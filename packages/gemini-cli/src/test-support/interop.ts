@@ -1,0 +1,147 @@
+// Test support for the real-program checks (not shipped): the sessions they
+// write (every fixture's Common document, the real captures, generated
+// transcripts), the pinned Gemini CLI from scripts/real-programs.mjs, and
+// one offline run of it: a temporary GEMINI_CLI_HOME with retries off and
+// API-key auth, a fake key, proxies at 127.0.0.1:9 (nothing listens), its
+// own TMPDIR for the error report, and a timeout. Nothing here fakes a result.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { commonCodec, type Transcript } from "@txcript/core";
+import { transcriptArbitrary } from "@txcript/core/arbitraries";
+import fc from "fast-check";
+// @ts-expect-error: a plain ES module without types, shared by every package's real-program tests.
+import { programBin, programSkipReason, realPrograms } from "../../../../scripts/real-programs.mjs";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+export const realDirectory = path.resolve(repoRoot, "../shared/real");
+export const geminiVersion: string =
+  (realPrograms as Record<string, { version: string }>).gemini?.version ?? "?";
+
+export interface NamedTranscript {
+  name: string;
+  transcript: Transcript;
+}
+
+/** The pinned `gemini` bin, or the reason its checks skip. */
+export function geminiBin(): { bin: string } | { skip: string } {
+  const bin = programBin("gemini") as string | undefined;
+  return bin === undefined ? { skip: programSkipReason("gemini") as string } : { bin };
+}
+
+/** Every `<scenario>.common.json` of these fixture directories (a directory mid-change is skipped, visibly). */
+export function fixtureTranscripts(harnesses: readonly string[]): NamedTranscript[] {
+  const out: NamedTranscript[] = [];
+  for (const harness of harnesses) {
+    const directory = path.join(repoRoot, "fixtures", harness);
+    if (!existsSync(directory)) {
+      console.warn(`SKIPPED fixtures/${harness}: absent`);
+      continue;
+    }
+    for (const name of readdirSync(directory).sort()) {
+      if (!name.endsWith(".common.json")) continue;
+      try {
+        const text = readFileSync(path.join(directory, name), "utf8");
+        out.push({
+          name: `${harness}/${name}`,
+          transcript: commonCodec.toCommon(commonCodec.parse(text)),
+        });
+      } catch (error) {
+        console.warn(`SKIPPED fixtures/${harness}/${name}: ${String(error).slice(0, 160)}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Reproducible generated transcripts with at least one exchange. */
+export function generatedTranscripts(count: number, seed = 17): NamedTranscript[] {
+  return fc
+    .sample(
+      transcriptArbitrary().filter((transcript) => transcript.messages.length >= 2),
+      { numRuns: count, seed },
+    )
+    .map((transcript, index) => ({ name: `generated #${index + 1}`, transcript }));
+}
+
+/** `$GEMINI_CLI_HOME/.gemini/settings.json` for an offline run: no retries, API-key auth, retention as asked. */
+export function writeSettings(home: string, retention: boolean): void {
+  mkdirSync(path.join(home, ".gemini"), { recursive: true });
+  const settings = {
+    general: {
+      retryFetchErrors: false,
+      maxAttempts: 1,
+      sessionRetention: retention ? { enabled: true, maxAge: "30d" } : { enabled: false },
+    },
+    security: { auth: { selectedType: "gemini-api-key" } },
+  };
+  writeFileSync(path.join(home, ".gemini", "settings.json"), `${JSON.stringify(settings)}\n`);
+}
+
+export interface GeminiRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
+/** One bounded, offline run of `gemini` in `cwd`, with HOME and GEMINI_CLI_HOME at `home`. */
+export function runGemini(
+  bin: string,
+  home: string,
+  cwd: string,
+  args: string[],
+  tmpdir: string,
+): GeminiRun {
+  mkdirSync(tmpdir, { recursive: true });
+  const result = spawnSync(bin, args, {
+    cwd,
+    encoding: "utf8",
+    timeout: 90_000,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      GEMINI_CLI_HOME: home,
+      GEMINI_API_KEY: "txcript-fake-key",
+      HTTPS_PROXY: "http://127.0.0.1:9",
+      HTTP_PROXY: "http://127.0.0.1:9",
+      https_proxy: "http://127.0.0.1:9",
+      http_proxy: "http://127.0.0.1:9",
+      TMPDIR: tmpdir,
+      NO_COLOR: "1",
+      TERM: "dumb",
+    },
+  });
+  const stdout = result.stdout ?? "";
+  const stderr = result.stderr ?? "";
+  return { status: result.status, stdout, stderr, output: `${stdout}\n${stderr}` };
+}
+
+/** The `-o json` report Gemini prints on failure (on stderr), or undefined. */
+export function jsonReport(
+  run: GeminiRun,
+): { session_id?: string; error?: { message?: string } } | undefined {
+  for (const text of [run.stdout, run.stderr]) {
+    const start = text.lastIndexOf('\n{\n  "session_id"');
+    const from = start === -1 ? (text.startsWith('{\n  "session_id"') ? 0 : -1) : start + 1;
+    if (from === -1) continue;
+    try {
+      return JSON.parse(text.slice(from));
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The request history (`context`) of the sendMessageStream error report Gemini wrote into `tmpdir`. */
+export function errorReportContext(tmpdir: string): unknown[] | undefined {
+  const name = readdirSync(tmpdir).find((entry) =>
+    entry.startsWith("gemini-client-error-Turn.run-sendMessageStream-"),
+  );
+  if (name === undefined) return undefined;
+  const report = JSON.parse(readFileSync(path.join(tmpdir, name), "utf8")) as {
+    context?: unknown[];
+  };
+  return report.context;
+}
