@@ -68,11 +68,12 @@ class Page {
     subagents: readonly Subagent[] | undefined,
     entries: { message: Message; anchor: string; label: string }[],
   ): string {
+    const linked = byCall(subagents);
     const context: BlockContext = {
       results: pairResults(entries.map((entry) => entry.message)),
       callAnchors: new Map(),
       shown: new Set<ToolResultBlock>(),
-      subagentsOf: (id: string) => byCall(subagents).get(id) ?? [],
+      subagentsOf: (id: string) => linked.get(id) ?? [],
       renderSubagent: (subagent: Subagent, under: string) => this.subagent(subagent, under),
       renderHistory: (history: readonly Message[], under: string) =>
         this.conversation(

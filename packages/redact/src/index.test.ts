@@ -6,6 +6,7 @@ it("exports exactly the public API", () => {
     "redactTranscript",
     "redactionMarker",
     "secretlintRuleIds",
+    "summarizeReport",
   ]);
 });
 
