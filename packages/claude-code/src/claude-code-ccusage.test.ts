@@ -76,7 +76,7 @@ afterAll(async () => {
 
 describe("ccusage 20.0.24 counts written sessions as the Common transcript says", () => {
   const sessions: NamedTranscript[] = [
-    ...fixtureTranscripts(["amp", "stream-json", "claude-code"]),
+    ...fixtureTranscripts(["amp", "stream-json", "claude-code", "claude-code/store"]),
     ...generatedTranscripts(12, 20),
   ];
   it("reports every session's token totals", async () => {
@@ -128,11 +128,9 @@ describe("ccusage 20.0.24 counts Claude Code's own files as toCommon reads them"
       });
       const ours = totalUsage(transcript);
       const theirs = reported.get(name.replace(/\.jsonl$/, "")) ?? zero;
-      const leftOut = warnings.some((warning) =>
-        ["claude_code.sidechain", "claude_code.branch"].includes(warning.code),
-      );
+      const leftOut = warnings.some((warning) => warning.code === "claude_code.branch");
       if (leftOut) {
-        // Subagent and abandoned-branch turns were paid for but are not in the conversation.
+        // Abandoned-branch turns were paid for but are not in the conversation.
         expect(theirs.outputTokens).toBeGreaterThan(ours.outputTokens);
       } else {
         expect({ name, usage: theirs }).toEqual({ name, usage: ours });
@@ -140,5 +138,26 @@ describe("ccusage 20.0.24 counts Claude Code's own files as toCommon reads them"
       }
     }
     expect(compared).toBeGreaterThanOrEqual(5);
+  });
+
+  it("agrees on a 2.x session whose subagent lines are in its subagents/ files", async () => {
+    const configDirectory = path.join(temporary, "native-store");
+    const fixtureStore = path.join(repoRoot, "fixtures/claude-code/store");
+    await fs.cp(
+      path.join(fixtureStore, "-workspace"),
+      path.join(configDirectory, "projects", "-workspace"),
+      {
+        recursive: true,
+      },
+    );
+    const store = new ClaudeCodeStore({ root: path.join(configDirectory, "projects") });
+    const id = "5e551011-0000-4000-8000-000000000009";
+    const transcript = claudeCodeCodec.toCommon(await store.load(id));
+    expect(transcript.subagents?.length).toBe(1);
+    const ours = totalUsage(transcript);
+    const mainOnly = totalUsage({ ...transcript, subagents: [] });
+    // The control: without the subagent's usage the totals differ.
+    expect(ours.outputTokens).toBeGreaterThan(mainOnly.outputTokens);
+    expect(runCcusage(configDirectory).get(id)).toEqual(ours);
   });
 });

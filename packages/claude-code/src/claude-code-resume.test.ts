@@ -6,7 +6,7 @@
 import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Transcript } from "@txcript/core";
+import { fromLastCompaction, type Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeCodeProject } from "./claude-code-project.js";
@@ -50,7 +50,7 @@ async function realAmpTranscripts(): Promise<NamedTranscript[]> {
 }
 
 const sessions: NamedTranscript[] = [
-  ...fixtureTranscripts(["amp", "stream-json", "claude-code"]),
+  ...fixtureTranscripts(["amp", "stream-json", "claude-code", "claude-code/store"]),
   ...realClaudeTranscripts(),
   ...(await realAmpTranscripts()),
   ...generatedTranscripts(6),
@@ -161,6 +161,8 @@ const captured = sessions.filter(
     name.startsWith("real/amp") ||
     name.startsWith("amp/") ||
     name === "stream-json/claude-tools.common.json" ||
+    name === "claude-code/compaction-missing-parent.common.json" ||
+    name.startsWith("claude-code/store/") ||
     name === "generated #6",
 );
 
@@ -201,14 +203,28 @@ describe("Claude Code sends the whole written history, as the API accepts it", (
           expect(next?.blocks.map((block) => block.tool_use_id)).toContain(call.id);
         }
       });
-      // History intact: every call of the written conversation reaches the model.
+      // History intact: every call of the written conversation since its last compaction
+      // reaches the model (at a compact boundary Claude Code sends the summary instead).
       const sent = new Set(messages.flatMap((message) => message.blocks.map((block) => block.id)));
-      const calls = claudeCodeProject(session.transcript).messages.flatMap((message) =>
-        message.role === "assistant"
-          ? message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []))
-          : [],
+      const calls = fromLastCompaction(claudeCodeProject(session.transcript)).messages.flatMap(
+        (message) =>
+          message.role === "assistant"
+            ? message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []))
+            : [],
       );
       for (const call of calls) expect(sent.has(call)).toBe(true);
+      // What came before the last compaction, and what subagents did, is not sent: Claude
+      // Code reads the written boundary as its own, and the sidechain lines as sidechains.
+      const projected = claudeCodeProject(session.transcript);
+      const cut = projected.messages.length - fromLastCompaction(projected).messages.length;
+      const unsent = [
+        ...projected.messages.slice(0, cut),
+        ...(projected.subagents ?? []).flatMap((subagent) => subagent.messages),
+      ].flatMap((message) =>
+        message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+      );
+      for (const call of unsent) expect(sent.has(call), call).toBe(false);
+      if (name.startsWith("claude-code/")) expect(unsent.length).toBeGreaterThan(0);
       if (name.startsWith("real/amp-export")) expect(calls.length).toBeGreaterThan(5);
       // And the new prompt comes after it.
       const prompts = messages.filter((message) => message.role === "user");

@@ -1,25 +1,27 @@
 // Test support for the interop tests (not shipped): the sessions they write
 // (from every fixture's Common document, the real captures and generated
-// transcripts), the pinned Claude Code binary installed on demand into a
-// cache directory, and the offline `claude -p --resume` probe DESIGN.md
-// describes. Nothing here fakes a result: a missing binary is a skip reason.
+// transcripts), the pinned Claude Code binary (scripts/real-programs.mjs;
+// the root test setup installs it into its cache), and the offline
+// `claude -p --resume` probe DESIGN.md describes. Nothing here fakes a result: a missing binary is a skip reason.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { commonCodec, type Transcript, type Usage } from "@txcript/core";
+import {
+  commonCodec,
+  type Message,
+  type Subagent,
+  type Transcript,
+  type Usage,
+} from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { claudeCodeCodec } from "../claude-code-codec.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 export const realDirectory = path.resolve(repoRoot, "../shared/real");
-
-/** The Claude Code release the resume test runs (the newest on npm when this was written). */
-export const claudeCodeVersion = "2.1.332";
-export const claudeCodeCache = path.join(repoRoot, "node_modules/.cache/txcript-claude-code");
 
 export interface NamedTranscript {
   name: string;
@@ -69,6 +71,7 @@ export function generatedTranscripts(count: number, seed = 6): NamedTranscript[]
     .map((transcript, index) => ({ name: `generated #${index + 1}`, transcript }));
 }
 
+/** Token totals of a transcript's assistant messages, its subagents' included (ccusage counts those too). */
 export function totalUsage(transcript: Transcript): Usage {
   const total: Usage = {
     inputTokens: 0,
@@ -76,51 +79,44 @@ export function totalUsage(transcript: Transcript): Usage {
     cacheReadInputTokens: 0,
     cacheCreationInputTokens: 0,
   };
-  for (const message of transcript.messages) {
-    if (message.role !== "assistant" || message.usage === undefined) continue;
-    total.inputTokens += message.usage.inputTokens;
-    total.outputTokens += message.usage.outputTokens;
-    total.cacheReadInputTokens += message.usage.cacheReadInputTokens;
-    total.cacheCreationInputTokens += message.usage.cacheCreationInputTokens;
-  }
+  const add = (messages: readonly Message[], subagents: readonly Subagent[] | undefined) => {
+    for (const message of messages) {
+      if (message.role !== "assistant" || message.usage === undefined) continue;
+      total.inputTokens += message.usage.inputTokens;
+      total.outputTokens += message.usage.outputTokens;
+      total.cacheReadInputTokens += message.usage.cacheReadInputTokens;
+      total.cacheCreationInputTokens += message.usage.cacheCreationInputTokens;
+    }
+    for (const subagent of subagents ?? []) add(subagent.messages, subagent.subagents);
+  };
+  add(transcript.messages, transcript.subagents);
   return total;
 }
 
+/** The pinned-program table (scripts/real-programs.mjs, plain JS without types). */
+const programs = (await import(
+  new URL("../../../../scripts/real-programs.mjs", import.meta.url).href
+)) as {
+  programBin: (name: string) => string | undefined;
+  programSkipReason: (name: string) => string | undefined;
+  realPrograms: Record<string, { version: string }>;
+};
+
+/** The Claude Code release the interop tests run: the pinned one in scripts/real-programs.mjs. */
+export const claudeCodeVersion = programs.realPrograms.claude?.version ?? "unknown";
+
 /**
- * The pinned `claude` binary: TXCRIPT_CLAUDE_BIN when set, else the cache
- * directory's install, installing it there first when missing. Returns the
- * reason instead when it cannot be had.
+ * The pinned `claude` binary the root test setup installed into its cache
+ * (TXCRIPT_CLAUDE_BIN points at another build), or the reason it is not
+ * there. Checks that it runs; installs nothing itself.
  */
 export function ensureClaude(): { bin: string } | { skip: string } {
-  const override = process.env.TXCRIPT_CLAUDE_BIN;
-  const bin = override ?? path.join(claudeCodeCache, "node_modules/.bin/claude");
-  const version = () => spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000 });
-  let probe = existsSync(bin) ? version() : undefined;
-  if (override === undefined && !probe?.stdout?.includes(claudeCodeVersion)) {
-    const install = spawnSync(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--no-save",
-        "--prefix",
-        claudeCodeCache,
-        `@anthropic-ai/claude-code@${claudeCodeVersion}`,
-      ],
-      { encoding: "utf8", timeout: 240_000 },
-    );
-    if (install.status !== 0) {
-      const reason =
-        install.error?.message ?? install.stderr.trim().split("\n").slice(-3).join(" ");
-      return {
-        skip: `npm install @anthropic-ai/claude-code@${claudeCodeVersion} failed: ${reason}`,
-      };
-    }
-    probe = version();
-  }
-  if (probe === undefined || probe.status !== 0 || !probe.stdout.includes("Claude Code")) {
-    const reason = probe?.error?.message ?? probe?.stderr ?? "no binary";
+  const bin = programs.programBin("claude");
+  if (bin === undefined)
+    return { skip: programs.programSkipReason("claude") ?? "claude is not installed" };
+  const probe = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000 });
+  if (probe.status !== 0 || !probe.stdout.includes("Claude Code")) {
+    const reason = probe.error?.message ?? probe.stderr ?? "no output";
     return { skip: `${bin} --version did not run: ${reason}` };
   }
   return { bin };
