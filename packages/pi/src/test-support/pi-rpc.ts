@@ -119,8 +119,10 @@ export function runRpc(
         child.stdin.write(`${JSON.stringify(options.commands[next++])}\n`);
       else child.stdin.end();
     };
-    child.stdout.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
+    // A decoder per stream: a multi-byte character split across two chunks stays whole.
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
       stdout += text;
       pending += text;
       let newline = pending.indexOf("\n");
@@ -140,8 +142,8 @@ export function runRpc(
         }
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
+    child.stderr.on("data", (text: string) => {
+      stderr += text;
     });
     child.stdin.on("error", () => {
       // pi exited before reading everything (an unknown session): its status says why.
