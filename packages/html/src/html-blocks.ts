@@ -86,8 +86,16 @@ function plural(count: number, word: string): string {
   return `${number(count)} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** The text a result's summary line counts and previews: its text parts when it is made of parts. */
 function resultText(content: Json): string {
-  return typeof content === "string" ? content : prettyJson(content);
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && partsHtml(content) !== undefined) {
+    const texts = content.flatMap((part) =>
+      isRecord(part) && part.type === "text" && typeof part.text === "string" ? [part.text] : [],
+    );
+    if (texts.length > 0) return texts.join("\n");
+  }
+  return prettyJson(content);
 }
 
 export function resultHtml(block: ToolResultBlock): string {

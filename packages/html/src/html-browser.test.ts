@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "./html-render.js";
 import { hostileSession, hostileStrings } from "./test-hostile.js";
 import { readPng } from "./test-png.js";
-import { longSession, smallSession } from "./test-support.js";
+import { commonFixtures, longSession, smallSession } from "./test-support.js";
 
 const chromium = "/usr/bin/chromium";
 const skipReason = existsSync(chromium)
@@ -168,6 +168,30 @@ describe.skipIf(skipReason !== undefined)(
         }
       });
     }
+
+    it("every Common fixture in the repository: no console error, no request, every message", async () => {
+      const fixtures = commonFixtures();
+      expect(fixtures.length).toBeGreaterThan(10);
+      for (const { name, transcript } of fixtures) {
+        const file = writePage("fixture.html", renderHtml(transcript));
+        const observed = await open(file);
+        const count = await observed.page.evaluate(
+          () => document.querySelectorAll("section.messages > article.message[id^='m']").length,
+        );
+        expect({
+          name,
+          count,
+          errors: observed.errors,
+          requests: outsideRequests(observed, file),
+        }).toEqual({
+          name,
+          count: transcript.messages.length,
+          errors: [],
+          requests: [],
+        });
+        await observed.page.close();
+      }
+    });
 
     it("every kind of fold is closed at first and opens on click", async () => {
       const file = writePage("small.html", renderHtml(smallSession()));

@@ -249,3 +249,29 @@ describe("tools outside the typed set", () => {
     expect(page).toContain('<pre class="json">{\n  &quot;q&quot;: 1\n}</pre>');
   });
 });
+
+it("a result made of text parts previews its text, not its JSON", () => {
+  const page = renderHtml({
+    meta: { id: "p", timestamp: "2026-03-01T10:00:00.000Z" },
+    messages: [
+      {
+        role: "assistant",
+        timestamp: "2026-03-01T10:00:01.000Z",
+        content: [{ type: "tool_use", id: "t", tool: { name: "Raw", toolName: "x", input: {} } }],
+      },
+      {
+        role: "user",
+        timestamp: "2026-03-01T10:00:02.000Z",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "t",
+            isError: false,
+            content: [{ type: "text", text: "first\nsecond" }],
+          },
+        ],
+      },
+    ],
+  });
+  expect(page).toContain("<summary>result · 2 lines — first</summary>");
+});

@@ -1,7 +1,10 @@
 // Sessions for the page tests (not exported from the entry): a small one with
 // every feature and a long generated one. Hostile content is in test-hostile.ts,
 // PNG helpers in test-png.ts.
-import type { Message, Transcript } from "@txcript/core";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { commonCodec, type Message, type Transcript } from "@txcript/core";
 import { gradientPng } from "./test-png.js";
 
 const start = Date.parse("2026-03-01T09:30:00.000Z");
@@ -339,4 +342,27 @@ export function longSession(turns: number): Transcript {
     },
     messages,
   };
+}
+
+/** Every Common fixture in the repository that parses (others' fixtures may be mid-change: skipped, named). */
+export function commonFixtures(): { name: string; transcript: Transcript }[] {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../fixtures");
+  const found: { name: string; transcript: Transcript }[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".common.json"))
+        try {
+          found.push({
+            name: path.relative(root, full),
+            transcript: commonCodec.toCommon(commonCodec.parse(readFileSync(full, "utf8"))),
+          });
+        } catch (error) {
+          console.warn(`skipped fixture ${path.relative(root, full)}: ${String(error)}`);
+        }
+    }
+  };
+  if (existsSync(root)) walk(root);
+  return found;
 }
