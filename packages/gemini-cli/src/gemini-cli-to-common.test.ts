@@ -115,7 +115,7 @@ describe.skipIf(jsonlText === undefined)(
       expect(
         first?.type === "text" && first.text.includes("generate a comprehensive GEMINI.md file"),
       ).toBe(true);
-      expect(counts["gemini_cli.display-content"]).toBe(1);
+      expect(counts["gemini_cli.display-content"]).toBe(2);
       expect(counts["gemini_cli.notice"]).toBe(2);
     });
     it("reads legacy tool calls with their results in the next user message, paired by id", () => {
