@@ -163,12 +163,16 @@ export const commandSpecs: CommandSpec[] = [
     name: "continue",
     summary: "copy a session into another harness and resume it there",
     usage:
-      "txcript continue <ref>[#range] --with H [--full] [--no-resume] [--store DIR] [--force] [--json]",
+      "txcript continue <ref>[#range] --with H [--full] [--budget N] [--no-resume] [--store DIR] [--json]",
     details: [
       "Writes a copy of the session into H's store and launches H's resume command",
       "in the session's directory (the current one when that does not exist here).",
       "A compacted session continues from its last compaction (the summary and what",
       "follows, as the source agent itself would send it); --full replays everything.",
+      "A session too long for the target's context is fitted into --budget tokens:",
+      "reasoning first, then long tool outputs and pasted texts (head and tail kept),",
+      "then whole oldest turns, never a call without its result. What is left out is",
+      "archived in .txcript/<id>/ in the session's directory, and the session says so.",
       "The written session is read back through the target's own codec and compared",
       "with the conversation first; on a mismatch it is removed and nothing launches.",
       "The source is never modified. TXCRIPT_<HARNESS>_RESUME_CMD overrides the",
@@ -189,6 +193,11 @@ export const commandSpecs: CommandSpec[] = [
       {
         name: "full",
         description: "replay the whole history, not just what follows the last compaction",
+      },
+      {
+        name: "budget",
+        value: "N",
+        description: "fit the session into N tokens (default: 3/4 of the target model's window)",
       },
       {
         name: "store",

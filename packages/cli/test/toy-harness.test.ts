@@ -314,7 +314,18 @@ describe("a harness defined only in a test", () => {
       const exported = JSON.parse((await run("export", id)).stdout) as Transcript;
       return exported.messages.map((message) => (message.content[0] as { text: string }).text);
     };
-    expect(await texts([])).toEqual(["new question", "new answer"]);
+    const [note, ...rest] = await texts([]);
+    expect(rest).toEqual(["new question", "new answer"]);
+    expect(note).toMatch(
+      /^\[txcript\] Parts of this conversation were left out .*4 messages before the last compaction.*\.txcript\/compacted\/: transcript\.common\.json/,
+    );
+    const archived = JSON.parse(
+      await fs.readFile(path.join(root, ".txcript", "compacted", "transcript.common.json"), "utf8"),
+    );
+    expect(archived.messages).toHaveLength(7);
+    expect(
+      await fs.readFile(path.join(root, ".txcript", "compacted", "index.md"), "utf8"),
+    ).toContain("messages #1-4: before the last compaction");
     expect(await texts(["--full"])).toEqual([
       "old question",
       "old answer",
@@ -322,6 +333,53 @@ describe("a harness defined only in a test", () => {
       "new question",
       "new answer",
     ]);
+  });
+
+  it("fits a long session into --budget, archives what was cut, and refuses a budget nothing fits", async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const messages = Array.from({ length: 40 }, (_, index) => ({
+      role: index % 2 ? "assistant" : "user",
+      timestamp: at,
+      content: [
+        {
+          type: "text",
+          text: `${index % 2 ? "answer" : "question"} ${index} ${"words ".repeat(60)}`,
+        },
+      ],
+    }));
+    const file = path.join(root, "long.common.json");
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        format: "txcript.common/v2",
+        meta: { id: "long", timestamp: at },
+        messages,
+      }),
+    );
+    const result = await run("continue", file, "--with", "toy", "--no-resume", "--budget", "1000");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /fitted into a budget of 1000 tokens \(an estimate of 4 characters a token\): \d+ → \d+ tokens, \d+ cuts/,
+    );
+    const exported = JSON.parse((await run("export", "long")).stdout) as Transcript;
+    expect(exported.messages.length).toBeLessThan(40);
+    expect(exported.messages.at(-1)?.content[0]).toMatchObject({
+      text: expect.stringMatching(/^answer 39 /),
+    });
+    const index = await fs.readFile(path.join(root, ".txcript", "long", "index.md"), "utf8");
+    expect(index).toMatch(/- message #1: whole turn left out \(\d+ tokens\)/);
+    const tiny = await run(
+      "continue",
+      file,
+      "--with",
+      "toy",
+      "--no-resume",
+      "--force",
+      "--budget",
+      "10",
+    );
+    expect(tiny.code).toBe(1);
+    expect(tiny.stderr).toMatch(/does not fit a budget of 10 tokens even with only its last turn/);
   });
 
   it("read-back catches a writer that loses a message and leaves nothing behind (exit 70)", async () => {

@@ -2,6 +2,9 @@
 // contracts, conversion through Common, the text projection, and the shared
 // file and JSON primitives. Arbitraries and the law suite live in the
 // `./arbitraries` and `./testing` subpaths so this entry needs only zod.
+
+export type { BudgetCut, BudgetOptions, BudgetResult, TokenCounter } from "./budget.js";
+export { blockText, estimateTokens, fitToBudget } from "./budget.js";
 export type {
   Codec,
   ConversionOptions,

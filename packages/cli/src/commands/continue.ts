@@ -4,8 +4,9 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { fromLastCompaction, TxcriptError, WarningCollector } from "@txcript/core";
+import { TxcriptError, WarningCollector } from "@txcript/core";
 import { type Parsed, requireOption, stringOption } from "../args.js";
+import { planCopy } from "../continue-plan.js";
 import { findHarness, type Harness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
 import { type Io, write } from "../io.js";
@@ -51,29 +52,24 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const collector = new WarningCollector();
   for (const warning of readWarnings) collector.add(warning);
   const ranged = sliceForCopy(transcript, range);
-  // Start where the source agent itself would: from its last compaction (the
-  // summary and what follows), unless --full or a range says otherwise.
-  const sliced = range === undefined && values.full !== true ? fromLastCompaction(ranged) : ranged;
-  const skipped = ranged.messages.length - sliced.messages.length;
-  if (skipped > 0)
-    await note(
-      io,
-      settings,
-      `starting from the last compaction, as ${input.harness.id} would: ${skipped} earlier message${skipped === 1 ? "" : "s"} left out (--full replays everything)`,
-    );
-  else if (values.full === true)
-    await note(io, settings, `replaying all ${ranged.messages.length} messages (--full)`);
   // The harness resumes by looking in the directory it runs in, so the copy
   // is written for the directory it will be launched in: the recorded one
   // when it exists here, else the current one.
-  const directory = await resumeDirectory(io, sliced.meta.cwd, settings);
+  const directory = await resumeDirectory(io, ranged.meta.cwd, settings);
+  const plan = await planCopy(io, settings, values, {
+    ranged,
+    whole: range === undefined,
+    source: input.harness.id,
+    target: target.id,
+    directory,
+  });
   // A copy of a range is a different conversation: give it its own id.
   const copy = {
-    ...sliced,
+    ...plan.copy,
     meta: {
-      ...sliced.meta,
+      ...plan.copy.meta,
       cwd: directory,
-      ...(range === undefined ? {} : { id: `${sliced.meta.id}${range.text}` }),
+      ...(range === undefined ? {} : { id: `${ranged.meta.id}${range.text}` }),
     },
   };
   // The writer's errors (a document too deep to print, say) name the input they come from.
@@ -124,7 +120,10 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const result = {
     command: "continue" as const,
     input: inputJson(input, transcript.meta.id),
-    outputs: [{ harness: target.id, path: saved.path, sessionId: resumable.id }],
+    outputs: [
+      { harness: target.id, path: saved.path, sessionId: resumable.id },
+      ...(plan.archive === undefined ? [] : [{ harness: "common", path: plan.archive }]),
+    ],
     resumeCommand: argv,
     losses: collector.warnings.map(lossJson),
   };

@@ -1,0 +1,196 @@
+// The context budget of `continue`: how many tokens the target's model can
+// take, how they are counted, and the archive of whatever had to be cut to
+// fit, so the resumed agent can read it. The table is the one place the
+// context windows live; docs/cli.md quotes its provenance.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type BudgetCut,
+  commonCodec,
+  estimateTokens,
+  fitToBudget,
+  type Message,
+  type TokenCounter,
+  type Transcript,
+  TxcriptError,
+  writeFileAtomic,
+} from "@txcript/core";
+
+export interface ContextWindow {
+  /** The model family a harness runs by default. */
+  family: string;
+  /** Its context window, in tokens. */
+  window: number;
+  /** How its tokens are counted here. */
+  tokenizer: "o200k_base" | "estimate";
+  /** Where the window comes from. */
+  source: string;
+}
+
+/**
+ * Context windows by target harness. The default budget is three quarters of
+ * the window: the rest is left for the harness's own system prompt and tool
+ * definitions, and for the model's answer.
+ */
+export const contextWindows: Readonly<Record<string, ContextWindow>> = {
+  claude_code: {
+    family: "Claude (Anthropic)",
+    window: 200_000,
+    tokenizer: "estimate",
+    source: "Anthropic's model overview: a 200K-token context window for the Claude 4 models",
+  },
+  codex: {
+    family: "GPT-5 codex models (OpenAI)",
+    window: 272_000,
+    tokenizer: "o200k_base",
+    source:
+      "OpenAI's GPT-5 model page: 400K tokens of context of which up to 128K are output, leaving 272K of input",
+  },
+  pi: {
+    family: "whatever pi is configured with",
+    window: 200_000,
+    tokenizer: "estimate",
+    source:
+      "pi runs many providers; the smallest common window of its usual models (Claude's 200K)",
+  },
+  opencode: {
+    family: "whatever OpenCode is configured with",
+    window: 200_000,
+    tokenizer: "estimate",
+    source:
+      "OpenCode runs many providers; the smallest common window of its usual models (Claude's 200K)",
+  },
+  gemini_cli: {
+    family: "Gemini 2.5 (Google)",
+    window: 1_048_576,
+    tokenizer: "estimate",
+    source: "Google's Gemini 2.5 Pro model card: 1,048,576 input tokens",
+  },
+};
+
+const fallback: ContextWindow = {
+  family: "an unknown model",
+  window: 200_000,
+  tokenizer: "estimate",
+  source: "no table entry: the smallest usual window (200K)",
+};
+
+export function contextWindow(harness: string): ContextWindow {
+  return contextWindows[harness] ?? fallback;
+}
+
+export function defaultBudget(harness: string): number {
+  return Math.floor(contextWindow(harness).window * 0.75);
+}
+
+/** The counter for a target: a real tokenizer where one exists for its family, else an estimate. */
+export async function tokenCounter(
+  harness: string,
+): Promise<{ count: TokenCounter; name: string }> {
+  if (contextWindow(harness).tokenizer !== "o200k_base")
+    return { count: estimateTokens, name: "an estimate of 4 characters a token" };
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const options = { disallowedSpecial: new Set<string>() };
+  // In slices: the tokenizer's merge step grows faster than linearly on long runs.
+  const count: TokenCounter = (text) => {
+    let total = 0;
+    for (let start = 0; start < text.length; start += 2000)
+      total += countTokens(text.slice(start, start + 2000), options);
+    return total;
+  };
+  return { count, name: "OpenAI's o200k_base encoding (gpt-tokenizer)" };
+}
+
+export interface Archive {
+  directory: string;
+  note: Message;
+}
+
+const whatWords: Record<BudgetCut["what"], string> = {
+  thinking: "reasoning removed",
+  "tool-output": "tool output cut to its head and tail",
+  "long-text": "long message cut to its head and tail",
+  turn: "whole turn left out",
+  "orphan-result": "result of a call that was left out",
+};
+
+/**
+ * Write everything of `full` beside the project, under `.txcript/<id>/`: the
+ * whole conversation as a Common document and a readable index of what the
+ * continued session leaves out. Returns the note the continued session
+ * carries about it.
+ */
+export async function writeArchive(
+  cwd: string,
+  full: Transcript,
+  leftOut: { before: number; cuts: BudgetCut[]; firstKept: number },
+  summary: string,
+): Promise<Archive> {
+  const safe = full.meta.id.replace(/[^\w.-]+/g, "_").slice(0, 120) || "session";
+  const directory = path.join(cwd, ".txcript", safe);
+  await fs.mkdir(directory, { recursive: true });
+  await writeFileAtomic(
+    path.join(directory, "transcript.common.json"),
+    commonCodec.serialize(commonCodec.fromCommon(full)),
+    { overwrite: true },
+  );
+  const lines = [
+    `# What the continued session leaves out`,
+    "",
+    `Session ${full.meta.id}${full.meta.title ? ` (${full.meta.title})` : ""}: ${full.messages.length} messages, in full in transcript.common.json beside this file (txcript view transcript.common.json#N shows message N).`,
+    "",
+    summary,
+    "",
+  ];
+  if (leftOut.firstKept > 1)
+    lines.push(`- messages #1-${leftOut.firstKept - 1}: before the last compaction`);
+  for (const cut of leftOut.cuts)
+    lines.push(
+      `- message #${cut.ordinal + leftOut.firstKept - 1}: ${whatWords[cut.what]} (${cut.tokens} tokens${cut.kept > 0 ? `, ${cut.kept} kept` : ""})`,
+    );
+  await writeFileAtomic(path.join(directory, "index.md"), `${lines.join("\n")}\n`, {
+    overwrite: true,
+  });
+  const relative = path.relative(cwd, directory) || directory;
+  return {
+    directory,
+    note: {
+      role: "user",
+      timestamp: full.messages[0]?.timestamp ?? full.meta.timestamp,
+      content: [
+        {
+          type: "text",
+          text: `[txcript] Parts of this conversation were left out when it was moved here (${summary}). Everything is kept in ${relative}/: transcript.common.json holds the whole conversation, index.md lists what was left out.`,
+        },
+      ],
+    },
+  };
+}
+
+export interface Fitted {
+  transcript: Transcript;
+  cuts: BudgetCut[];
+  before: number;
+  after: number;
+  budget: number;
+  counter: string;
+}
+
+/** Fit a transcript into a target's budget (given, or its default). */
+export async function fitForTarget(
+  transcript: Transcript,
+  target: string,
+  budget: number | undefined,
+): Promise<Fitted> {
+  const limit = budget ?? defaultBudget(target);
+  const { count, name } = await tokenCounter(target);
+  // Room for the archive note.
+  const result = fitToBudget(transcript, limit, count, { reserve: 120 });
+  if (!result.fits)
+    throw new TxcriptError(
+      "TOO_LARGE",
+      `the session does not fit a budget of ${limit} tokens even with only its last turn (${result.after} tokens by ${name})`,
+      { hint: "pass a larger --budget, or continue a range (#N-M) of it" },
+    );
+  return { ...result, budget: limit, counter: name };
+}
