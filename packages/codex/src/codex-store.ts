@@ -9,7 +9,6 @@ import {
   type Discovered,
   ioError,
   isUuid,
-  readHead,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -31,7 +30,9 @@ export interface CodexStoreOptions {
 export type CodexSaveOptions = SaveOptions;
 
 /** Bytes read from the head and the tail of each rollout while listing. */
+const firstHeadBytes = 32_768;
 const headBytes = 131_072;
+const firstTailBytes = 4_096;
 const tailBytes = 65_536;
 const sessionDirectories = ["sessions", "archived_sessions"];
 
@@ -48,18 +49,20 @@ function oneLine(text: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-function parsedLines(text: string): Loose[] {
-  const out: Loose[] = [];
-  for (const line of text.split("\n")) {
+/** The JSON objects of complete lines, from the start (or, with `reverse`, from the end), lazily. */
+function* parsedLines(text: string, reverse = false): Generator<Loose> {
+  const pieces = text.split("\n");
+  if (reverse) pieces.reverse();
+  for (const line of pieces) {
+    if (line === "") continue;
     try {
       const value: unknown = JSON.parse(line);
       if (typeof value === "object" && value !== null && !Array.isArray(value))
-        out.push(value as Loose);
+        yield value as Loose;
     } catch {
       // A cut line at the edge of the head or tail.
     }
   }
-  return out;
 }
 
 interface Peek {
@@ -68,10 +71,10 @@ interface Peek {
   prompt?: string;
 }
 
-/** Session id, cwd and first prompt from a rollout's head, read leniently. */
+/** Session id, cwd and first prompt from a rollout's head, read leniently; undefined when it is no rollout. */
 function peekHead(text: string): Peek | undefined {
   const lines = parsedLines(text);
-  const first = lines[0];
+  const first = lines.next().value;
   if (first === undefined) return undefined;
   const meta = own(first, "type") === "session_meta" ? own(first, "payload") : first;
   const id = own(meta, "id");
@@ -92,15 +95,13 @@ function peekHead(text: string): Peek | undefined {
         break;
       }
     }
-    if (
-      own(payload, "type") === "message" &&
-      own(payload, "role") === "user" &&
-      result.prompt === undefined
-    ) {
+    if (own(payload, "type") === "message" && own(payload, "role") === "user") {
       const content = own(payload, "content");
       const text = Array.isArray(content) ? own(content[0], "text") : undefined;
-      if (typeof text === "string" && text.trim() !== "" && injectedSource(text) === undefined)
+      if (typeof text === "string" && text.trim() !== "" && injectedSource(text) === undefined) {
         result.prompt = oneLine(text);
+        break;
+      }
     }
   }
   return result;
@@ -108,23 +109,48 @@ function peekHead(text: string): Peek | undefined {
 
 /** The time of the last line with a timestamp in a rollout's tail. */
 function lastEventTime(text: string): string | undefined {
-  const lines = parsedLines(text);
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const stamp = own(lines[index], "timestamp");
+  for (const line of parsedLines(text, true)) {
+    const stamp = own(line, "timestamp");
     if (typeof stamp === "string" && Number.isFinite(Date.parse(stamp)))
       return new Date(Date.parse(stamp)).toISOString();
   }
   return undefined;
 }
 
-async function readTail(file: string, size: number): Promise<string> {
-  if (size <= headBytes) return "";
+/** `length` bytes at `position` as text (a character cut at an edge only spoils that edge's line). */
+async function readRange(handle: fs.FileHandle, position: number, length: number): Promise<string> {
+  const buffer = Buffer.allocUnsafe(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead).toString("utf8");
+}
+
+/**
+ * What a plain rollout's head and tail say, reading as little as it can: a
+ * 32 KiB head first (128 KiB when the meta line or the first prompt is not in
+ * it), and a 4 KiB tail (64 KiB when no whole line with a time is in it).
+ */
+async function peekFile(
+  file: string,
+  size: number,
+): Promise<{ seen: Peek | undefined; last: string | undefined }> {
   const handle = await fs.open(file, "r");
   try {
-    const length = Math.min(tailBytes, size - headBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    return buffer.toString("utf8");
+    let head = await readRange(handle, 0, Math.min(size, firstHeadBytes));
+    let seen = peekHead(head);
+    if (size > firstHeadBytes && (seen === undefined || seen.prompt === undefined)) {
+      head = await readRange(handle, 0, Math.min(size, headBytes));
+      seen = peekHead(head);
+    }
+    if (seen === undefined) return { seen, last: undefined };
+    if (size <= head.length) return { seen, last: lastEventTime(head) };
+    let last = lastEventTime(
+      await readRange(handle, Math.max(0, size - firstTailBytes), Math.min(size, firstTailBytes)),
+    );
+    if (last === undefined)
+      last = lastEventTime(
+        await readRange(handle, Math.max(0, size - tailBytes), Math.min(size, tailBytes)),
+      );
+    return { seen, last };
   } finally {
     await handle.close();
   }
@@ -180,9 +206,9 @@ export class CodexStore implements Store<CodexRollout> {
     for (const file of await this.#rolloutFiles(onSkip)) {
       try {
         const stat = await fs.stat(file);
-        const zst = file.endsWith(".zst");
-        const head = zst ? await readZstdHead(file) : await readHead(file, headBytes);
-        const seen = peekHead(head);
+        const { seen, last } = file.endsWith(".zst")
+          ? { seen: peekHead(await readZstdHead(file)), last: undefined }
+          : await peekFile(file, stat.size);
         if (seen?.id === undefined) {
           onSkip?.({
             path: file,
@@ -190,12 +216,11 @@ export class CodexStore implements Store<CodexRollout> {
           });
           continue;
         }
-        const tail = zst ? "" : stat.size <= headBytes ? head : await readTail(file, stat.size);
         const found: Discovered = {
           harness,
           id: seen.id.toLowerCase(),
           path: file,
-          updatedAt: lastEventTime(tail) ?? stat.mtime.toISOString(),
+          updatedAt: last ?? stat.mtime.toISOString(),
         };
         const title = titles.get(found.id) ?? seen.prompt;
         if (title !== undefined) found.title = title;

@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { HarnessRegistry } from "@txcript/core";
+import { describe, expect, it } from "vitest";
+import * as codex from "./index.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("@txcript/codex", () => {
+  it("exports its public API", () => {
+    expect(Object.keys(codex).sort()).toEqual([
+      "CodexStore",
+      "codexCodec",
+      "codexHarness",
+      "codexLoss",
+      "codexLosses",
+      "codexProject",
+      "codexResumeCommand",
+      "codexSessionId",
+      "codexToolToCommon",
+      "commonToCodexLines",
+      "commonToolToCodex",
+      "defaultCodexHome",
+      "isZstd",
+      "readRolloutFile",
+      "rolloutIdOf",
+      "rolloutRelativePath",
+      "rolloutText",
+    ]);
+  });
+
+  it("is one harness: codex resume <id>, the CODEX_HOME store, chunks that are the written text", () => {
+    const registry = new HarnessRegistry([codex.codexHarness]);
+    expect(registry.find("codex-cli")).toBe(codex.codexHarness);
+    expect(codex.codexHarness.resumeCommand?.("019a93b9-f380-7600-98ff-940e6b99603c")).toEqual([
+      "codex",
+      "resume",
+      "019a93b9-f380-7600-98ff-940e6b99603c",
+    ]);
+    expect(codex.codexHarness.store?.({ CODEX_HOME: "/tmp/codex-home" }).root).toBe(
+      "/tmp/codex-home",
+    );
+    const transcript = {
+      meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: "hi" }],
+          timestamp: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+    };
+    const chunks = [...(codex.codexHarness.serializeChunks?.(transcript, {}) ?? [])];
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join("")).toBe(
+      codex.codexCodec.serialize(codex.codexCodec.fromCommon(transcript)),
+    );
+  });
+
+  it("names every loss codex.*, each documented in the format doc", () => {
+    const doc = readFileSync(path.join(repoRoot, "docs/formats/codex.md"), "utf8");
+    for (const loss of codex.codexLosses) {
+      expect(loss.code).toMatch(/^codex\.[a-z-]+$/);
+      expect(doc).toContain(`\`${loss.code}\``);
+    }
+    expect(new Set(codex.codexLosses.map((loss) => loss.code)).size).toBe(codex.codexLosses.length);
+  });
+});
