@@ -47,9 +47,12 @@ export function looksSecret(value: string, name: string): boolean {
 const authorizationHeader =
   /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
 const jsonWebToken = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
-/** `name = value`, `name: value`, `"name": "value"`, `--name value` is not one (too loose). */
+/** `name = value`, `name: value`, `"name": "value"` (a URL's query `&` ends the value). */
 const assignment =
-  /([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?\s*(?:=|:|=>)\s*["']?([^\s"'`,;{}()[\]<>]{8,})/g;
+  /([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?\s*(?:=|:|=>)\s*["']?([^\s"'`,;&{}()[\]<>]{8,})/g;
+/** A command-line flag and its value as the next word: `--token abc…`, `--api-key "abc…"`. */
+const flag =
+  /(?<![\w-])--?([A-Za-z][A-Za-z0-9-]{1,40})\s+["']?([^\s"'`,;&{}()[\]<>-][^\s"'`,;&{}()[\]<>]{7,})/g;
 
 /** Findings by position in one string: headers, JWTs and credential-named assignments. */
 export function scanPositions(text: string): Finding[] {
@@ -67,6 +70,14 @@ export function scanPositions(text: string): Finding[] {
     }
   if (secretName.test(text))
     for (const match of text.matchAll(assignment)) {
+      const name = match[1] as string;
+      const value = match[2] as string;
+      if (!isSecretName(name) || !looksSecret(value, name)) continue;
+      const end = (match.index as number) + match[0].length;
+      found.push({ start: end - value.length, end, kind: "secret-value" });
+    }
+  if (text.includes("-"))
+    for (const match of text.matchAll(flag)) {
       const name = match[1] as string;
       const value = match[2] as string;
       if (!isSecretName(name) || !looksSecret(value, name)) continue;

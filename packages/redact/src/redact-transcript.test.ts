@@ -133,6 +133,25 @@ describe("secret positions", () => {
     expect(await redactedText(`DB_PASSWORD='c0rrect-h0rse'`)).toBe(
       "DB_PASSWORD='[redacted: secret-value]'",
     );
+    expect(await redactedText(`GET /cb?access_token=${value}&state=ok`)).toBe(
+      "GET /cb?access_token=[redacted: secret-value]&state=ok",
+    );
+  });
+
+  it("takes the value of a credential-named command-line flag", async () => {
+    const value = fakeSecrets(14).apiKeyValue;
+    expect(await redactedText(`deploy --token ${value} --verbose`)).toBe(
+      "deploy --token [redacted: secret-value] --verbose",
+    );
+    expect(await redactedText(`mysql -u app --password "${value}"`)).toBe(
+      'mysql -u app --password "[redacted: secret-value]"',
+    );
+    for (const text of [
+      "vitest --token-limit 4096",
+      "cli --api-key --dry-run",
+      "ls --secret-files docs/",
+    ])
+      expect(await redactedText(text)).toBe(text);
   });
 
   it("leaves words, references, paths, URLs and non-secret names", async () => {
