@@ -119,7 +119,11 @@ const cases: Record<string, () => Warning[]> = {
     userLine("a", { uuid: "b0000000-0000-4000-8000-000000000002" }),
     userLine("a", { uuid: "b0000000-0000-4000-8000-000000000002" }),
   ]),
-  "claude_code.line-dropped": reading([userLine("a"), line({ type: "progress", data: {} })]),
+  "claude_code.bookkeeping-lines": reading([userLine("a"), line({ type: "progress", data: {} })]),
+  "claude_code.line-dropped": reading([
+    userLine("a"),
+    line({ type: "attachment", attachment: {} }),
+  ]),
   "claude_code.tool-use-result": reading([
     userLine([{ type: "tool_result", tool_use_id: "t", content: "x" }], { toolUseResult: {} }),
   ]),

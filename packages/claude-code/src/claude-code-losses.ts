@@ -93,13 +93,18 @@ export const claudeCodeLoss = {
   ),
   duplicateLine: loss(
     "claude_code.duplicate-line",
-    "other",
+    "bookkeeping",
     "Lines repeating an earlier line's uuid are dropped.",
+  ),
+  bookkeepingLines: loss(
+    "claude_code.bookkeeping-lines",
+    "bookkeeping",
+    "Claude Code's own bookkeeping lines are left out, each kind named: file-history snapshots, progress, hook summaries, turn durations, queue operations, permission modes, the last prompt.",
   ),
   lineDropped: loss(
     "claude_code.line-dropped",
     "unsupported",
-    "Lines Common has no place for are left out, each kind named: file-history snapshots, progress, attachments, hook summaries, turn durations, API errors and other system lines.",
+    "Other lines Common has no place for are left out, each kind named: attachments, API errors, other system lines and line types this reader does not know.",
   ),
   toolUseResult: loss(
     "claude_code.tool-use-result",
@@ -108,7 +113,7 @@ export const claudeCodeLoss = {
   ),
   compactMetadata: loss(
     "claude_code.compact-metadata",
-    "unsupported",
+    "bookkeeping",
     "compactMetadata keys other than trigger and preTokens are left out.",
   ),
   usageDetails: loss(

@@ -70,6 +70,11 @@ export function splitSubagentFiles(session: ClaudeCodeSession): {
   const moved = new Map<string, ClaudeCodeLine[]>();
   const main: ClaudeCodeLine[] = [];
   for (const line of session.lines) {
+    // Only a sidechain line can move; the rest is not parsed again.
+    if (!line.text.includes('"isSidechain":true')) {
+      main.push(line);
+      continue;
+    }
     const value = line.value;
     const agentId = value === undefined ? undefined : stringAt(value, "agentId");
     if (

@@ -98,7 +98,7 @@ describe("claudeCodeCodec.toCommon", () => {
     expect(transcript.messages.filter((message) => message.role === "user")).toHaveLength(3);
     expect(counts(warnings)).toEqual({
       "claude_code.duplicate-line": 1,
-      "claude_code.line-dropped": 2,
+      "claude_code.bookkeeping-lines": 2,
       "claude_code.tool-use-result": 2,
       "claude_code.usage-details": 10,
     });
@@ -300,7 +300,7 @@ describe("claudeCodeCodec.toCommon", () => {
     const marker = transcript.messages.find((message) => message.content[0]?.type === "compaction");
     expect(marker?.content[0]).toMatchObject({ trigger: "manual", preTokens: 21558 });
     expect(counts(warnings)).toMatchObject({
-      "claude_code.line-dropped": 15,
+      "claude_code.bookkeeping-lines": 15,
       "claude_code.tool-use-result": 10,
     });
   });

@@ -24,6 +24,18 @@ export interface ClaudeCodeReadOptions extends ConversionOptions {}
 
 const titleTypes = new Set(["summary", "custom-title", "ai-title"]);
 
+/** Line kinds that are Claude Code's own state, nothing the model saw or said. */
+const bookkeeping = new Set([
+  "file-history-snapshot",
+  "progress",
+  "queue-operation",
+  "permission-mode",
+  "last-prompt",
+  "system/stop_hook_summary",
+  "system/turn_duration",
+  "system/informational",
+]);
+
 export function indexedLines(session: ClaudeCodeSession): IndexedLine[] {
   const all: IndexedLine[] = [];
   session.lines.forEach((line, index) => {
@@ -80,7 +92,10 @@ export function tallyLeftOutLines(
     )
       continue;
     const kind = type === "system" && subtype !== undefined ? `system/${subtype}` : type;
-    tally.add(claudeCodeLoss.lineDropped, `left out ${kind} lines`);
+    tally.add(
+      bookkeeping.has(kind) ? claudeCodeLoss.bookkeepingLines : claudeCodeLoss.lineDropped,
+      `left out ${kind} lines`,
+    );
   }
 }
 
