@@ -47,6 +47,20 @@ describe("escaping", () => {
     expect([...tags].filter((tag) => !allowed.split(" ").includes(tag))).toEqual([]);
   });
 
+  it("roles and context kinds are escaped too, for callers that skip validation", () => {
+    const session = hostileSession();
+    const hostile = '"><script>x</script>';
+    session.messages.push({
+      role: hostile as "user",
+      timestamp: "2026-03-01T10:00:00.000Z",
+      context: { kind: hostile as "system" },
+      content: [],
+    });
+    const page = renderHtml(session);
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain(escapeHtml(hostile));
+  });
+
   it("images become data: URLs only for raster types in plain base64", () => {
     expect(imageDataUrl("image/png", "iVBORw0KGgo=")).toBe("data:image/png;base64,iVBORw0KGgo=");
     expect(imageDataUrl("image/svg+xml", "PHN2Zz4=")).toBeUndefined();

@@ -99,7 +99,8 @@ class Page {
 
   message(message: Message, anchor: string, label: string, context: BlockContext): string {
     const compaction = message.content.length === 1 && message.content[0]?.type === "compaction";
-    const classes = ["message", message.role];
+    // Role and kind come from the schema's enums, but a caller may skip validation: escape them too.
+    const classes = ["message", escapeHtml(message.role)];
     if (message.context !== undefined) classes.push("context");
     if (compaction) classes.push("compaction");
     // A message that only hands results back: its results show under their calls.
@@ -112,7 +113,7 @@ class Page {
       classes.push("relay");
     const head: string[] = [
       `<a class="ordinal" href="#${anchor}">${escapeHtml(label)}</a>`,
-      `<span class="role">${message.context === undefined ? message.role : message.context.kind}</span>`,
+      `<span class="role">${escapeHtml(message.context === undefined ? message.role : message.context.kind)}</span>`,
       timeHtml(message.timestamp),
     ];
     if (message.context !== undefined)
