@@ -24,7 +24,7 @@ export interface ClaudeCodeLine {
 /** The lines of one file, and whether its text ended with "\n". */
 export interface ClaudeCodeFile {
   readonly lines: readonly ClaudeCodeLine[];
-  readonly trailingNewline: boolean;
+  readonly finalNewline: boolean;
 }
 
 /** A 2.x subagent file, `<session>/subagents/agent-<agentId>.jsonl`. */
@@ -61,10 +61,10 @@ export function writtenLine(text: string): ClaudeCodeLine {
 
 export function parseSession(text: string, options: { file?: string } = {}): ClaudeCodeSession {
   const file = options.file === undefined ? {} : { file: options.file };
-  const trailingNewline = text.endsWith("\n");
-  const body = trailingNewline ? text.slice(0, -1) : text;
+  const finalNewline = text.endsWith("\n");
+  const body = finalNewline ? text.slice(0, -1) : text;
   const lines: ClaudeCodeLine[] = [];
-  if (text === "") return { lines: [], trailingNewline };
+  if (text === "") return { lines: [], finalNewline };
   let start = 0;
   let number = 0;
   while (start <= body.length) {
@@ -87,12 +87,12 @@ export function parseSession(text: string, options: { file?: string } = {}): Cla
     if (end === -1) break;
     start = end + 1;
   }
-  return { lines, trailingNewline };
+  return { lines, finalNewline };
 }
 
 export function serializeSession(session: ClaudeCodeSession): string {
   const text = session.lines.map((line) => line.text).join("\n");
-  return session.trailingNewline ? `${text}\n` : text;
+  return session.finalNewline ? `${text}\n` : text;
 }
 
 /** The string at `key`, read as an own property. */

@@ -93,8 +93,8 @@ export function splitSubagentFiles(session: ClaudeCodeSession): {
     else lines.push(line);
   }
   for (const [agentId, lines] of moved)
-    files.push({ agentId, session: { lines, trailingNewline: true } });
-  return { main: { lines: main, trailingNewline: session.trailingNewline }, files };
+    files.push({ agentId, session: { lines, finalNewline: true } });
+  return { main: { lines: main, finalNewline: session.finalNewline }, files };
 }
 
 /** Removes the subagent files of a deleted session, and the directories left empty. */

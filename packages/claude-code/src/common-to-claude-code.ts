@@ -326,5 +326,5 @@ export function commonToClaudeCode(
 ): ClaudeCodeSession {
   const lines: ClaudeCodeLine[] = [];
   for (const text of commonToClaudeCodeLines(transcript, options)) lines.push(writtenLine(text));
-  return { lines, trailingNewline: true };
+  return { lines, finalNewline: true };
 }
