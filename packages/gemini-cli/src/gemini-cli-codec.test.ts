@@ -12,8 +12,10 @@ const fixturesDirectory = path.join(repoRoot, "fixtures/gemini-cli");
 function recordings(directory: string, label: string) {
   let names: string[];
   try {
-    names = readdirSync(directory).filter(
-      (name) => /\.jsonl?$/.test(name) && !name.endsWith(".common.json"),
+    // Recursive: fixtures/gemini-cli/store holds recordings in the store's own layout.
+    names = (readdirSync(directory, { recursive: true }) as string[]).filter(
+      (name) =>
+        /\.jsonl?$/.test(name) && !name.endsWith(".common.json") && !name.endsWith("projects.json"),
     );
   } catch {
     console.warn(`SKIPPED ${label} samples: ${directory} is absent`);
