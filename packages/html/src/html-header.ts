@@ -125,7 +125,9 @@ export function headerHtml(transcript: Transcript, options: HeaderOptions): stri
   const shown =
     options.from === 1 && options.to === messages.length
       ? ""
-      : ` <span class="caption">(showing #${options.from}–#${options.to})</span>`;
+      : options.from > options.to
+        ? ` <span class="caption">(none shown: the range is empty)</span>`
+        : ` <span class="caption">(showing #${options.from}–#${options.to})</span>`;
   fact(
     "messages",
     number(totals.messages) +

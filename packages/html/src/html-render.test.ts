@@ -99,6 +99,9 @@ describe("structure", () => {
     const ids = [...page.matchAll(/<article class="[^"]*" id="(m\d+)"/g)].map((match) => match[1]);
     expect(ids).toEqual(["m4", "m5", "m6"]);
     expect(page).toContain("(showing #4–#6)");
+    const empty = renderHtml(longSession(2), { range: { from: 9 } });
+    expect(empty).not.toContain("<article");
+    expect(empty).toContain("(none shown: the range is empty)");
   });
 
   it("title and harness options, header facts and totals", () => {
