@@ -49,7 +49,7 @@ export const piLoss = {
   messageProvider: loss(
     "pi.message-provider",
     "degraded",
-    "The api and provider of an assistant message are not kept, except as the provider of its thinking.",
+    "The api, provider and responseId of an assistant message are not kept (the provider stays as the provider of its thinking).",
   ),
   errorMessage: loss(
     "pi.error-message",

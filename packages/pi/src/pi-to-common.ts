@@ -138,8 +138,16 @@ function readMessage(reader: Reader, message: JsonObject, entryTimestamp: string
       return;
     case "assistant": {
       const provider = nonEmpty(stringAt(message, "provider"));
-      if (provider !== undefined || nonEmpty(stringAt(message, "api")) !== undefined)
-        warn(options, piLoss.messageProvider, "the provider and api of an assistant message");
+      if (
+        provider !== undefined ||
+        nonEmpty(stringAt(message, "api")) !== undefined ||
+        ownValue(message, "responseId") !== undefined
+      )
+        warn(
+          options,
+          piLoss.messageProvider,
+          "the provider, api and response id of an assistant message",
+        );
       if (ownValue(message, "errorMessage") !== undefined)
         warn(options, piLoss.errorMessage, "dropped the error message of a failed turn");
       const content: Block[] = [];

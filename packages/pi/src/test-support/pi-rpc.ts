@@ -55,16 +55,24 @@ export function generatedTranscripts(count: number, seed = 15): NamedTranscript[
     .map((transcript, index) => ({ name: `generated #${index + 1}`, transcript }));
 }
 
+/** A command for pi's stdin; `until` holds the next one back until pi printed an event of that type. */
+export type RpcCommand = { type: string; until?: string; [key: string]: unknown };
+
 export interface RpcRun {
   status: number | null;
   stdout: string;
   stderr: string;
   /** The responses pi printed, by command. */
   responses: Map<string, Record<string, unknown>>;
+  /** Everything else pi printed (events), in order. */
+  events: Record<string, unknown>[];
 }
 
 /** A temporary agent directory pi can run in offline: a models.json with one provider on 127.0.0.1:9. */
-export async function offlineAgentDir(base: string): Promise<{ agentDir: string; home: string }> {
+export async function offlineAgentDir(
+  base: string,
+  baseUrl = "http://127.0.0.1:9/v1",
+): Promise<{ agentDir: string; home: string }> {
   const agentDir = path.join(base, "agent");
   const home = path.join(base, "home");
   await fs.mkdir(agentDir, { recursive: true });
@@ -72,7 +80,7 @@ export async function offlineAgentDir(base: string): Promise<{ agentDir: string;
   const models = {
     providers: {
       loop: {
-        baseUrl: "http://127.0.0.1:9/v1",
+        baseUrl,
         api: "openai-completions",
         apiKey: "fake",
         models: [{ id: "fake-1" }],
@@ -86,7 +94,13 @@ export async function offlineAgentDir(base: string): Promise<{ agentDir: string;
 /** `pi --mode rpc --session <id>` in `cwd`, the commands on stdin, bounded by a timeout. */
 export function runRpc(
   bin: string,
-  options: { sessionArg: string; cwd: string; agentDir: string; home: string; commands: object[] },
+  options: {
+    sessionArg: string;
+    cwd: string;
+    agentDir: string;
+    home: string;
+    commands: RpcCommand[];
+  },
 ): Promise<RpcRun> {
   const unreachable = "http://127.0.0.1:9";
   const env: NodeJS.ProcessEnv = {
@@ -99,6 +113,8 @@ export function runRpc(
     HTTPS_PROXY: unreachable,
     http_proxy: unreachable,
     https_proxy: unreachable,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
     NO_COLOR: "1",
   };
   return new Promise((resolve, reject) => {
@@ -112,16 +128,21 @@ export function runRpc(
     let stderr = "";
     let pending = "";
     const responses = new Map<string, Record<string, unknown>>();
+    const events: Record<string, unknown>[] = [];
     let next = 0;
-    // One command at a time, the next once pi answered the last; stdin closes after the last answer.
+    let waitingFor: string | undefined;
+    // One command at a time, the next once pi answered the last (and printed the awaited event); stdin closes after.
     const send = () => {
-      if (next < options.commands.length)
-        child.stdin.write(`${JSON.stringify(options.commands[next++])}\n`);
-      else child.stdin.end();
+      const command = options.commands[next++];
+      if (command === undefined) {
+        child.stdin.end();
+        return;
+      }
+      const { until, ...sent } = command;
+      waitingFor = until;
+      child.stdin.write(`${JSON.stringify(sent)}\n`);
     };
-    // A decoder per stream: a multi-byte character split across two chunks stays whole.
-    child.stdout.setEncoding("utf8");
-    child.stderr.setEncoding("utf8");
+    let answered = false;
     child.stdout.on("data", (text: string) => {
       stdout += text;
       pending += text;
@@ -138,6 +159,13 @@ export function runRpc(
         }
         if (value.type === "response" && typeof value.command === "string") {
           responses.set(value.command, value);
+          answered = true;
+        } else {
+          events.push(value);
+          if (value.type === waitingFor) waitingFor = undefined;
+        }
+        if (answered && waitingFor === undefined) {
+          answered = false;
           send();
         }
       }
@@ -149,7 +177,7 @@ export function runRpc(
       // pi exited before reading everything (an unknown session): its status says why.
     });
     child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr, responses }));
+    child.on("close", (status) => resolve({ status, stdout, stderr, responses, events }));
     send();
   });
 }
