@@ -96,10 +96,10 @@ export async function fileLayout(
   subject: StoreUnderFault,
 ): Promise<{ perFile: true } | { perFile: false; reason: string }> {
   const root = await fs.mkdtemp(path.join(tmpdir(), "txcript-store-layout-"));
+  const saved: { id: string; path: string }[] = [];
   try {
     const store = subject.make(root);
-    const saved: { id: string; path: string }[] = [];
-    for (const id of [defaultSessionId, "5e551011-0000-4000-8000-00000000fa18"])
+    for (const id of [defaultSessionId, "6f662122-1111-4111-9111-00000000fa18"])
       saved.push(await store.save(subject.parse(subject.sampleText(`layout ${id}`, id)) as never));
     for (const { path: file } of saved) {
       const stat = await fs.lstat(file).catch(() => undefined);
@@ -108,6 +108,10 @@ export async function fileLayout(
     }
     if (saved[0]?.path === saved[1]?.path)
       return { perFile: false, reason: `two sessions share one file (${saved[0]?.path})` };
+    const found = new Set<string>();
+    for await (const entry of store.discover()) found.add(entry.id);
+    if (!saved.every(({ id }) => found.has(id)))
+      return { perFile: false, reason: "discover does not list the sessions save wrote" };
     return { perFile: true };
   } catch (error) {
     return {
@@ -115,6 +119,9 @@ export async function fileLayout(
       reason: `it cannot save into a fresh directory: ${TxcriptError.isInstance(error) ? error.format() : String(error)}`,
     };
   } finally {
+    // A store that saved outside its root (a staging directory) leaves nothing behind either.
+    for (const { path: file } of saved)
+      if (path.relative(root, file).startsWith("..")) await fs.rm(file, { force: true });
     await fs.rm(root, { recursive: true, force: true });
     await fs.rm(`${root}-home`, { recursive: true, force: true });
   }
