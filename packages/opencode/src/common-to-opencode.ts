@@ -81,10 +81,17 @@ function checkContext(message: Message, writer: Writer, path: string): boolean {
 
 function writeMessage(writer: Writer, message: Message, at: number): void {
   const path = `$.messages[${at}]`;
-  const ms = Date.parse(message.timestamp);
-  if (ms < writer.lastMs)
-    writer.warnOnce(losses.timeOrder, "a message is earlier than the one before it", path);
-  writer.lastMs = Math.max(writer.lastMs, ms);
+  // OpenCode loads messages by creation time: a message earlier than the
+  // one before it is written at that one's time, so the order survives.
+  const own = Date.parse(message.timestamp);
+  if (own < writer.lastMs)
+    writer.warnOnce(
+      losses.timeOrder,
+      "a message earlier than the one before it is written at that time",
+      path,
+    );
+  const ms = Math.max(writer.lastMs, own);
+  writer.lastMs = ms;
   const { role, content } = message;
   if (
     role === "user" &&

@@ -171,7 +171,7 @@ export const opencodeLossList = {
   timeOrder: loss(
     "opencode.time-order",
     "degraded",
-    "OpenCode loads messages by creation time: a message earlier than the one before it moves up when the file is imported",
+    "OpenCode loads messages by creation time: a message earlier than the one before it is written (and reads back) at the previous message's time, so OpenCode keeps the order",
   ),
 } as const satisfies Record<string, Loss>;
 

@@ -153,7 +153,11 @@ function projectMeta(meta: Meta): Meta {
 function store(messages: readonly Message[]): Stored[] {
   const stored: Stored[] = [];
   const pending = new Map<string, Call>();
-  for (const message of messages) {
+  let clock = "";
+  for (const original of messages) {
+    // opencode.time-order: times never go backwards.
+    if (original.timestamp > clock) clock = original.timestamp;
+    const message = original.timestamp === clock ? original : { ...original, timestamp: clock };
     const context =
       message.context !== undefined &&
       message.role === "user" &&
