@@ -1,6 +1,6 @@
 // Redaction before writing: a redacted corpus session written in every
 // registered harness's format (every dialect) carries none of the secrets,
-// while the same session unredacted does (the control).
+// while the same session unredacted does (the control), and reads back.
 import type { CodecOptions } from "@txcript/core";
 import { harnessDefinitions } from "@txcript/harnesses";
 import { describe, expect, it } from "vitest";
@@ -30,7 +30,13 @@ describe("a redacted session written in every harness's format", () => {
         // Control: the writer carries the secrets when nothing is redacted.
         expect(leaked(plain).length).toBeGreaterThan(0);
         const { transcript } = await redactTranscript(corpus.transcript);
-        expect(leaked(write(transcript))).toEqual([]);
+        const written = write(transcript);
+        expect(leaked(written)).toEqual([]);
+        // And the harness reads it back: redaction left every id and structure its reader needs.
+        const back = harness.codec.toCommon(harness.codec.parse(written, {}), {
+          onWarning: () => {},
+        });
+        expect(back.messages.length).toBe(harness.project(transcript).messages.length);
       });
   }
 });
