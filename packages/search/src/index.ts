@@ -1,0 +1,15 @@
+// @txcript/search: full-text search over coding-agent sessions — an SQLite
+// FTS5 index of every store's messages, tool inputs and outputs, refreshed
+// incrementally by each session's fingerprint.
+export type { ParsedQuery } from "./query.js";
+export { parseQuery } from "./query.js";
+export type {
+  IndexSource,
+  RefreshProgress,
+  RefreshStats,
+  SearchFilters,
+  SearchHit,
+} from "./search-index.js";
+export { defaultIndexFile, indexVersion, SearchIndex } from "./search-index.js";
+export type { IndexedMessage } from "./session-text.js";
+export { blockSearchText, sessionTexts } from "./session-text.js";

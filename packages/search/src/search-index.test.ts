@@ -1,0 +1,173 @@
+import { spawn } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { commonCodec } from "@txcript/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultIndexFile, SearchIndex } from "./search-index.js";
+import { directorySource, session, writeSession } from "./test-support/sources.js";
+
+let root: string;
+let file: string;
+let sessions: string;
+
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(tmpdir(), "txcript-search-"));
+  file = path.join(root, "cache", "search.sqlite");
+  sessions = path.join(root, "sessions");
+  await writeSession(
+    sessions,
+    session("s1", ["how do I fix the flaky upload test?", "Retry the upload with a Café timeout"], {
+      title: "Upload",
+      cwd: "/work/app",
+    }),
+  );
+  await writeSession(
+    sessions,
+    session("s2", ["write a README", "Done: README.md written"], { cwd: "/work/docs" }),
+  );
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function search(query: string, filters = {}) {
+  const { index } = await SearchIndex.open(file);
+  try {
+    await index.refresh([directorySource("common", sessions)]);
+    return index.search(query, filters);
+  } finally {
+    index.close();
+  }
+}
+
+describe("SearchIndex", () => {
+  it("finds every word in any case, with or without accents, and marks the match", async () => {
+    const hits = await search("FLAKY upload");
+    expect(hits.map((hit) => [hit.id, hit.ordinal])).toEqual([["s1", 1]]);
+    expect(hits[0]?.snippet).toContain("«flaky» «upload»");
+    expect(hits[0]?.title).toBe("Upload");
+    expect((await search("cafe")).map((hit) => hit.ordinal)).toEqual([2]);
+    expect((await search("upload readme")).length).toBe(0);
+  });
+
+  it("matches a quoted phrase literally, and takes FTS5 syntax as plain words", async () => {
+    expect((await search('"test upload"')).length).toBe(0);
+    expect((await search('"upload test"')).length).toBe(1);
+    expect((await search('"flaky upload test"')).map((hit) => hit.id)).toEqual(["s1"]);
+    expect((await search("README AND")).length).toBe(0);
+    expect((await search("readme*")).map((hit) => hit.id)).toEqual(["s2", "s2"]);
+    await expect(search("*** ---")).rejects.toThrow(/nothing to search for/);
+  });
+
+  it("filters by harness, cwd, time and limit", async () => {
+    expect(await search("readme", { from: "amp" })).toEqual([]);
+    expect((await search("readme", { cwd: "/work/docs" })).length).toBe(2);
+    expect(await search("readme", { cwd: "/work/app" })).toEqual([]);
+    expect(await search("readme", { since: "2999-01-01T00:00:00.000Z" })).toEqual([]);
+    expect((await search("readme", { until: "2999-01-01T00:00:00.000Z", limit: 1 })).length).toBe(
+      1,
+    );
+  });
+
+  it("follows files appended to, replaced, deleted and made unreadable between searches", async () => {
+    expect((await search("banana")).length).toBe(0);
+    const grown = session("s2", ["write a README", "Done: README.md written", "now a banana"], {
+      cwd: "/work/docs",
+    });
+    await fs.writeFile(path.join(sessions, "s2.common.json"), commonCodec.serialize(grown));
+    expect((await search("banana")).map((hit) => [hit.id, hit.ordinal])).toEqual([["s2", 3]]);
+    await fs.writeFile(
+      path.join(sessions, "s2.common.json"),
+      commonCodec.serialize(session("s2", ["cherry only"])),
+    );
+    expect(await search("banana")).toEqual([]);
+    expect((await search("cherry")).length).toBe(1);
+    await fs.rm(path.join(sessions, "s2.common.json"));
+    expect(await search("cherry")).toEqual([]);
+    await fs.writeFile(path.join(sessions, "s1.common.json"), "{ not json");
+    const { index } = await SearchIndex.open(file);
+    const stats = await index.refresh([directorySource("common", sessions)]);
+    expect(stats.failed.map((failure) => failure.id)).toEqual(["s1"]);
+    expect(index.search("flaky")).toEqual([]);
+    index.close();
+  });
+
+  it("re-reads only what changed", async () => {
+    const { index } = await SearchIndex.open(file);
+    const source = directorySource("common", sessions);
+    expect((await index.refresh([source])).indexed).toBe(2);
+    expect((await index.refresh([source])).indexed).toBe(0);
+    await writeSession(sessions, session("s3", ["new one"]));
+    expect(await index.refresh([source])).toMatchObject({ sessions: 3, indexed: 1, removed: 0 });
+    index.close();
+  });
+
+  it("rebuilds an index that is corrupt or from another version", async () => {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(
+      file,
+      "this is not a database, just text that fills the header page ".repeat(100),
+    );
+    const opened = await SearchIndex.open(file);
+    expect(opened.rebuilt).toBe("it was not a readable database");
+    await opened.index.refresh([directorySource("common", sessions)]);
+    expect(opened.index.search("flaky").length).toBe(1);
+    opened.index.close();
+    const Sqlite = (await import("better-sqlite3")).default;
+    const db = new Sqlite(file);
+    db.prepare("UPDATE meta SET value = 'old' WHERE key = 'version'").run();
+    db.close();
+    const again = await SearchIndex.open(file);
+    expect(again.rebuilt).toBe("it was built by another version (old)");
+    expect(again.index.search("flaky")).toEqual([]);
+    again.index.close();
+  });
+
+  it("lets two processes build the same index at once", async () => {
+    for (let index = 0; index < 60; index += 1)
+      await writeSession(
+        sessions,
+        session(`bulk${index}`, [`bulk text number ${index} ${"filler ".repeat(200)}`]),
+      );
+    const script = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      "test-support",
+      "refresh-child.ts",
+    );
+    const child = () =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const process_ = spawn(process.execPath, ["--import", "tsx", script, file, sessions], {
+          stdio: ["ignore", "pipe", "pipe"],
+          cwd: path.dirname(fileURLToPath(import.meta.url)),
+        });
+        let out = "";
+        process_.stdout.on("data", (chunk) => {
+          out += chunk;
+        });
+        process_.stderr.on("data", (chunk) => {
+          out += chunk;
+        });
+        const timer = setTimeout(() => process_.kill("SIGKILL"), 60_000);
+        process_.on("exit", (code) => {
+          clearTimeout(timer);
+          resolve({ code, out });
+        });
+      });
+    const [first, second] = await Promise.all([child(), child()]);
+    expect(first.code, first.out).toBe(0);
+    expect(second.code, second.out).toBe(0);
+    expect(first.out.trim()).toBe("62");
+    expect(second.out.trim()).toBe("62");
+    expect((await search("bulk")).length).toBe(20);
+  });
+
+  it("lives under the XDG cache directory", () => {
+    expect(defaultIndexFile({ XDG_CACHE_HOME: "/c", HOME: "/h" })).toBe("/c/txcript/search.sqlite");
+    expect(defaultIndexFile({ HOME: "/h" })).toBe("/h/.cache/txcript/search.sqlite");
+    expect(defaultIndexFile({ XDG_CACHE_HOME: "relative", HOME: "/h" })).toBe(
+      "/h/.cache/txcript/search.sqlite",
+    );
+  });
+});

@@ -1,0 +1,296 @@
+// The search index: one SQLite database (FTS5, WAL) under the cache
+// directory. `refresh` brings it up to date from every store by each
+// session's fingerprint (its file's size and modification time, and the
+// store's updated time): only sessions that changed are read again, and
+// sessions that are gone leave the index. Two processes may refresh at once:
+// each session is replaced in one transaction, so the last writer wins with
+// the same rows. A file that is not a database of this version is removed
+// and rebuilt. better-sqlite3 is loaded on first use only.
+import { promises as fs } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type { Discovered, Store, Transcript } from "@txcript/core";
+import { TxcriptError } from "@txcript/core";
+import { parseQuery } from "./query.js";
+import { sessionTexts } from "./session-text.js";
+
+/** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
+export const indexVersion = "3";
+
+/** A store to index, and how its sessions read into Common. */
+export interface IndexSource {
+  harness: string;
+  store: Store<unknown>;
+  read(native: unknown): Transcript;
+}
+
+export interface RefreshProgress {
+  done: number;
+  total: number;
+  path: string;
+}
+
+export interface RefreshStats {
+  sessions: number;
+  indexed: number;
+  removed: number;
+  failed: { harness: string; id: string; path: string; reason: string }[];
+}
+
+export interface SearchFilters {
+  from?: string;
+  cwd?: string;
+  /** ISO times: sessions updated at or after / before. */
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+export interface SearchHit {
+  harness: string;
+  id: string;
+  title: string | null;
+  cwd: string | null;
+  updatedAt: string;
+  path: string;
+  ordinal: number;
+  role: string;
+  /** The matching text with each match between « and ». */
+  snippet: string;
+  /** bm25 rank: lower is better. */
+  rank: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
+type Database = any;
+
+const require = createRequire(import.meta.url);
+
+function openDatabase(file: string): Database {
+  const Sqlite = require("better-sqlite3") as new (file: string, options?: object) => Database;
+  const db = new Sqlite(file, { timeout: 15_000 });
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  return db;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+  key TEXT PRIMARY KEY, harness TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
+  title TEXT, cwd TEXT, updated_at TEXT NOT NULL, fingerprint TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
+  text, key UNINDEXED, ordinal UNINDEXED, role UNINDEXED,
+  tokenize = "unicode61 remove_diacritics 2"
+);
+`;
+
+function isCorrupt(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code ?? "";
+  return code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT" || code.startsWith("SQLITE_CORRUPT");
+}
+
+export class SearchIndex {
+  readonly file: string;
+  readonly #db: Database;
+
+  private constructor(file: string, db: Database) {
+    this.file = file;
+    this.#db = db;
+  }
+
+  /** Open (creating) the index at `file`; one that is corrupt or of another version is rebuilt. */
+  static async open(file: string): Promise<{ index: SearchIndex; rebuilt?: string }> {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    let rebuilt: string | undefined;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      let db: Database | undefined;
+      try {
+        db = openDatabase(file);
+        db.exec(schema);
+        const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as
+          | { value: string }
+          | undefined;
+        if (version === undefined)
+          db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('version', ?)").run(
+            indexVersion,
+          );
+        else if (version.value !== indexVersion) {
+          db.close();
+          db = undefined;
+          rebuilt = `it was built by another version (${version.value})`;
+          await SearchIndex.remove(file);
+          continue;
+        }
+        return { index: new SearchIndex(file, db), ...(rebuilt === undefined ? {} : { rebuilt }) };
+      } catch (error) {
+        db?.close();
+        if (!isCorrupt(error) || attempt > 0) throw SearchIndex.#ioError(file, error);
+        rebuilt = "it was not a readable database";
+        await SearchIndex.remove(file);
+      }
+    }
+    throw new TxcriptError("IO", `cannot open the search index ${file}`);
+  }
+
+  /** Delete an index and its WAL files. */
+  static async remove(file: string): Promise<void> {
+    for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${file}${suffix}`, { force: true });
+  }
+
+  static #ioError(file: string, cause: unknown): TxcriptError {
+    return new TxcriptError("IO", `cannot use the search index: ${(cause as Error).message}`, {
+      location: { file },
+      hint: "txcript search --reindex rebuilds it",
+      cause,
+    });
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  /** Bring the index up to date with every source. */
+  async refresh(
+    sources: readonly IndexSource[],
+    onProgress?: (progress: RefreshProgress) => void,
+  ): Promise<RefreshStats> {
+    const found: { source: IndexSource; session: Discovered; fingerprint: string }[] = [];
+    for (const source of sources) {
+      const sessions: Discovered[] = [];
+      for await (const session of source.store.discover()) sessions.push(session);
+      const shared = new Map<string, number>();
+      for (const session of sessions) shared.set(session.path, (shared.get(session.path) ?? 0) + 1);
+      for (const session of sessions) {
+        const stat = await fs.stat(session.path).catch(() => undefined);
+        // Sessions that share one file (a database) change one by one: their own time says.
+        const fingerprint =
+          (shared.get(session.path) ?? 0) > 1 || stat === undefined
+            ? `${session.updatedAt}|${session.messageCount ?? ""}`
+            : `${stat.size}|${stat.mtimeMs}|${session.updatedAt}`;
+        found.push({ source, session, fingerprint });
+      }
+    }
+    const known = new Map<string, string>();
+    for (const row of this.#db.prepare("SELECT key, fingerprint FROM sessions").all() as {
+      key: string;
+      fingerprint: string;
+    }[])
+      known.set(row.key, row.fingerprint);
+    const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
+    const stale = found.filter(
+      ({ source, session, fingerprint }) =>
+        known.get(keyOf(source.harness, session.id)) !== fingerprint,
+    );
+    const present = new Set(found.map(({ source, session }) => keyOf(source.harness, session.id)));
+    const drop = this.#db.transaction((key: string) => {
+      this.#db.prepare("DELETE FROM messages WHERE key = ?").run(key);
+      this.#db.prepare("DELETE FROM sessions WHERE key = ?").run(key);
+    });
+    let removed = 0;
+    for (const key of known.keys())
+      if (!present.has(key)) {
+        drop(key);
+        removed += 1;
+      }
+    const insertSession = this.#db.prepare(
+      "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const insertMessage = this.#db.prepare(
+      "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
+    );
+    const replace = this.#db.transaction(
+      (
+        key: string,
+        session: Discovered,
+        harness: string,
+        fingerprint: string,
+        transcript: Transcript,
+      ) => {
+        this.#db.prepare("DELETE FROM messages WHERE key = ?").run(key);
+        insertSession.run(
+          key,
+          harness,
+          session.id,
+          session.path,
+          transcript.meta.title ?? session.title ?? null,
+          transcript.meta.cwd ?? session.cwd ?? null,
+          session.updatedAt,
+          fingerprint,
+        );
+        for (const message of sessionTexts(transcript))
+          insertMessage.run(message.text, key, message.ordinal, message.role);
+      },
+    );
+    const failed: RefreshStats["failed"] = [];
+    let done = 0;
+    for (const { source, session, fingerprint } of stale) {
+      onProgress?.({ done, total: stale.length, path: session.path });
+      const key = keyOf(source.harness, session.id);
+      try {
+        const transcript = source.read(await source.store.load(session.id));
+        replace(key, session, source.harness, fingerprint, transcript);
+      } catch (error) {
+        // Unreadable now: no stale hits from it, and it is tried again next time.
+        drop(key);
+        failed.push({
+          harness: source.harness,
+          id: session.id,
+          path: session.path,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+      done += 1;
+    }
+    onProgress?.({ done, total: stale.length, path: "" });
+    return { sessions: found.length, indexed: stale.length - failed.length, removed, failed };
+  }
+
+  /** Ranked hits, best first: one per message that matches. */
+  search(query: string, filters: SearchFilters = {}): SearchHit[] {
+    const { match } = parseQuery(query);
+    const where: string[] = ["messages MATCH ?"];
+    const parameters: unknown[] = [match];
+    if (filters.from !== undefined) {
+      where.push("s.harness = ?");
+      parameters.push(filters.from);
+    }
+    if (filters.cwd !== undefined) {
+      where.push("s.cwd = ?");
+      parameters.push(filters.cwd);
+    }
+    if (filters.since !== undefined) {
+      where.push("s.updated_at >= ?");
+      parameters.push(filters.since);
+    }
+    if (filters.until !== undefined) {
+      where.push("s.updated_at < ?");
+      parameters.push(filters.until);
+    }
+    parameters.push(filters.limit ?? 20);
+    const rows = this.#db
+      .prepare(
+        `SELECT s.harness, s.id, s.title, s.cwd, s.updated_at AS updatedAt, s.path, m.ordinal, m.role,
+                snippet(messages, 0, '«', '»', '…', 16) AS snippet, bm25(messages) AS rank
+         FROM messages m JOIN sessions s ON s.key = m.key
+         WHERE ${where.join(" AND ")}
+         ORDER BY rank LIMIT ?`,
+      )
+      .all(...parameters) as SearchHit[];
+    return rows.map((row) => ({
+      ...row,
+      ordinal: Number(row.ordinal),
+      snippet: row.snippet.replace(/\s+/g, " "),
+    }));
+  }
+}
+
+/** Where the index lives: $XDG_CACHE_HOME/txcript/search.sqlite (default ~/.cache). */
+export function defaultIndexFile(environment: Record<string, string | undefined>): string {
+  const cache =
+    environment.XDG_CACHE_HOME && path.isAbsolute(environment.XDG_CACHE_HOME)
+      ? environment.XDG_CACHE_HOME
+      : path.join(environment.HOME ?? "/", ".cache");
+  return path.join(cache, "txcript", "search.sqlite");
+}

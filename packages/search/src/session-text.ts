@@ -1,0 +1,81 @@
+// What of a session the index searches: per message (by its 1-based
+// ordinal, as `txcript view` numbers them), the texts, reasoning, tool names
+// with their inputs, tool outputs and compaction summaries. Subagent
+// messages are indexed under the ordinal of the message whose call spawned
+// them. Images and encrypted reasoning have no text to search.
+import {
+  type Block,
+  type Json,
+  type Message,
+  type Subagent,
+  type Transcript,
+  toCanonical,
+} from "@txcript/core";
+
+export interface IndexedMessage {
+  ordinal: number;
+  role: string;
+  text: string;
+}
+
+/** The strings inside a JSON value (keys left out: they are the tool's spelling, not content). */
+function strings(value: Json, out: string[]): void {
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number" || typeof value === "boolean") out.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) strings(item, out);
+  else if (value !== null) for (const item of Object.values(value)) strings(item, out);
+}
+
+export function blockSearchText(block: Block): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "thinking":
+      return block.text;
+    case "tool_use": {
+      const { name, input } = toCanonical(block.tool);
+      const parts = [name];
+      strings(input, parts);
+      return parts.join(" ");
+    }
+    case "tool_result": {
+      const parts: string[] = [];
+      strings(block.content, parts);
+      return parts.join("\n");
+    }
+    case "image":
+      return "";
+    case "compaction":
+      return block.summary;
+  }
+}
+
+function messageText(message: Message): string {
+  return message.content
+    .map(blockSearchText)
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+function subagentTexts(subagent: Subagent, ordinal: number, out: IndexedMessage[]): void {
+  for (const message of subagent.messages) {
+    const text = messageText(message);
+    if (text !== "") out.push({ ordinal, role: `subagent ${message.role}`, text });
+  }
+  for (const nested of subagent.subagents ?? []) subagentTexts(nested, ordinal, out);
+}
+
+/** Every message's searchable text, in order; empty messages left out. */
+export function sessionTexts(transcript: Transcript): IndexedMessage[] {
+  const out: IndexedMessage[] = [];
+  const callOrdinal = new Map<string, number>();
+  transcript.messages.forEach((message, index) => {
+    const text = messageText(message);
+    if (text !== "") out.push({ ordinal: index + 1, role: message.role, text });
+    for (const block of message.content)
+      if (block.type === "tool_use") callOrdinal.set(block.id, index + 1);
+  });
+  for (const subagent of transcript.subagents ?? [])
+    subagentTexts(subagent, callOrdinal.get(subagent.toolUseId ?? "") ?? 1, out);
+  return out;
+}
