@@ -48,7 +48,7 @@ export const geminiCliLoss = {
   partFields: loss(
     "gemini_cli.part-fields",
     "unsupported",
-    "Part fields Common has no slot for (thoughtSignature, a thought subject's timestamp, a functionCall's extra keys) are dropped.",
+    "Part fields Common has no slot for (thoughtSignature, a thought's timestamp, a functionCall's extra keys) are dropped.",
   ),
   toolCallDisplay: loss(
     "gemini_cli.tool-call-display",
