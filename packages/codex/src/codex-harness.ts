@@ -16,6 +16,8 @@ export const codexHarness: HarnessDefinition<CodexRollout> = {
   codec: codexCodec,
   extension: ".jsonl",
   project: (transcript) => codexProject(transcript),
+  // Encrypted reasoning is only valid for the account that made it: keep it from Codex sessions only.
+  writeOptions: ({ from }) => ({ reasoning: from === "codex" ? "openai-encrypted" : "text-only" }),
   *serializeChunks(transcript, options) {
     for (const line of commonToCodexLines(transcript, options)) yield `${line}\n`;
   },

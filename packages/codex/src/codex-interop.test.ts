@@ -16,6 +16,7 @@ import {
 } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codexCodec } from "./codex-codec.js";
+import { codexHarness } from "./codex-harness.js";
 import { codexProject } from "./codex-project.js";
 import { CodexStore } from "./codex-store.js";
 import {
@@ -64,7 +65,10 @@ const sessions: NamedTranscript[] = [
 
 let temporary: string;
 let work: string;
-const written = new Map<string, { id: string; expected: Transcript; source: Transcript }>();
+const written = new Map<
+  string,
+  { id: string; expected: Transcript; source: Transcript; keepsEncrypted: boolean }
+>();
 const brokenId = "019b0000-0000-7000-8000-00000000b0b0";
 const missingId = "019b0000-0000-7000-8000-0000000000aa";
 
@@ -83,8 +87,19 @@ beforeAll(async () => {
       : transcript.meta.id;
     ids.add(id.toLowerCase());
     const moved: Transcript = { ...transcript, meta: { ...transcript.meta, id, cwd: work } };
-    const saved = await store.save(codexCodec.fromCommon(moved), { overwrite: true });
-    written.set(name, { id: saved.id, expected: codexProject(moved), source: moved });
+    // As the CLI writes it: encrypted reasoning kept only for sessions Codex wrote.
+    const from =
+      name.startsWith("real/codex/") || name.startsWith("codex/")
+        ? "codex"
+        : (name.split("/")[0] ?? name);
+    const options = codexHarness.writeOptions?.({ from }) ?? {};
+    const saved = await store.save(codexCodec.fromCommon(moved, options), { overwrite: true });
+    written.set(name, {
+      id: saved.id,
+      expected: codexProject(moved),
+      source: moved,
+      keepsEncrypted: from === "codex",
+    });
   }
   // The control: a written session whose session_meta has a numeric timestamp, which Codex rejects.
   const first = written.values().next().value as { id: string };
@@ -256,7 +271,9 @@ for (const program of ["codex", "codex-legacy"] as const) {
               expect(lastUsageTokens(session.source)).toBeGreaterThan(100_000);
             else expect(sentPrompts.at(-1)).toBe("hi");
             // Never encrypted reasoning Codex did not produce.
-            const openai = new Set(openaiEncrypted(session.source.messages));
+            const openai = new Set(
+              session.keepsEncrypted ? openaiEncrypted(session.source.messages) : [],
+            );
             for (const item of input)
               if (item.type === "reasoning" && typeof item.encrypted_content === "string")
                 expect(openai.has(item.encrypted_content)).toBe(true);

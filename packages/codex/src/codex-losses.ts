@@ -53,7 +53,7 @@ export const codexLoss = {
   foreignReasoning: loss(
     "codex.foreign-reasoning",
     "degraded",
-    "Thinking not produced by OpenAI reads back as OpenAI reasoning with its text only: its encrypted content is dropped, since Codex would fail every later turn on it.",
+    "Thinking not produced by OpenAI (or, when writing text-only, not by this Codex) keeps its text only: its encrypted content is dropped, since Codex would fail every later turn on it; it reads back as OpenAI reasoning.",
   ),
   emptyThinking: loss(
     "codex.empty-thinking",

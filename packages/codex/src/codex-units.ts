@@ -33,6 +33,11 @@ import {
 
 export type RunBlock = TextBlock | ImageBlock;
 
+/** Writing options the units read (see CodexWriteOptions). */
+export interface CodexUnitOptions extends ConversionOptions {
+  reasoning?: "openai-encrypted" | "text-only";
+}
+
 export type Unit =
   | { kind: "run"; side: Side; block: RunBlock; timestamp: string; injected: boolean }
   | { kind: "item"; payload: JsonObject; timestamp: string; echo?: JsonObject }
@@ -217,7 +222,15 @@ class UnitWriter {
             "thinking from another provider became OpenAI reasoning text",
             at,
           );
-        const encrypted = openai ? block.encrypted : undefined;
+        const keep =
+          openai && (this.options as CodexUnitOptions | undefined)?.reasoning !== "text-only";
+        if (openai && !keep && block.encrypted !== undefined)
+          this.warn(
+            "foreignReasoning",
+            "encrypted reasoning from another session's account was dropped",
+            at,
+          );
+        const encrypted = keep ? block.encrypted : undefined;
         if (block.text === "" && encrypted === undefined) {
           this.warn("emptyThinking", "thinking with nothing Codex can hold was dropped", at);
           continue;

@@ -16,7 +16,16 @@ import { type CodexLinesRollout, harness, writtenLine } from "./codex-schema.js"
 import { unknownCliVersion } from "./codex-to-common.js";
 import { contentItems, type RunBlock, type Unit, writeUnits } from "./codex-units.js";
 
-export type CodexWriteOptions = ConversionOptions;
+export interface CodexWriteOptions extends ConversionOptions {
+  /**
+   * "openai-encrypted" (the default) keeps the encrypted content of OpenAI
+   * reasoning; "text-only" drops every encrypted blob and keeps the text. Use
+   * "text-only" for sessions not written by Codex: encrypted reasoning from
+   * another account makes Codex fail every later turn. codexHarness picks it
+   * for every source but Codex.
+   */
+  reasoning?: "openai-encrypted" | "text-only";
+}
 
 /** What the early user_message echo says when a session has no prompt of its own. */
 export const placeholderPrompt = "[txcript: this session has no user prompt]";

@@ -58,6 +58,49 @@ describe("@txcript/codex", () => {
     );
   });
 
+  it("keeps encrypted reasoning only for sessions Codex wrote", () => {
+    const transcript = {
+      meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: "hi" }],
+          timestamp: "2026-01-01T00:00:00.000Z",
+        },
+        {
+          role: "assistant" as const,
+          content: [
+            {
+              type: "thinking" as const,
+              text: "plan",
+              encrypted: "gAAAA-elsewhere",
+              provider: "openai",
+            },
+          ],
+          timestamp: "2026-01-01T00:00:01.000Z",
+        },
+      ],
+    };
+    const write = (from: string) => {
+      const codes: string[] = [];
+      const options = {
+        ...codex.codexHarness.writeOptions?.({ from }),
+        onWarning: (warning: { code: string }) => codes.push(warning.code),
+      };
+      return {
+        text: codex.codexCodec.serialize(codex.codexCodec.fromCommon(transcript, options)),
+        codes,
+      };
+    };
+    const fromAmp = write("amp");
+    expect(fromAmp.text).not.toContain("gAAAA-elsewhere");
+    expect(fromAmp.text).toContain('"summary":[{"type":"summary_text","text":"plan"}]');
+    expect(fromAmp.codes).toContain("codex.foreign-reasoning");
+    const fromCodex = write("codex");
+    expect(fromCodex.text).toContain('"encrypted_content":"gAAAA-elsewhere"');
+    expect(fromCodex.codes).not.toContain("codex.foreign-reasoning");
+  });
+
   it("names every loss codex.*, each documented in the format doc", () => {
     const doc = readFileSync(path.join(repoRoot, "docs/formats/codex.md"), "utf8");
     for (const loss of codex.codexLosses) {

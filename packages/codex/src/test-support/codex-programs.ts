@@ -62,12 +62,29 @@ export function realCodexTranscripts(): NamedTranscript[] {
     }));
 }
 
+/** A codec of another harness, as far as these tests use it. */
+interface ForeignCodec {
+  parse(text: string): unknown;
+  toCommon(native: unknown): Transcript;
+}
+
+/**
+ * Another harness package, imported by a name the type checker does not
+ * follow: its source is typed by its own package, and a change there in
+ * progress must not fail this one's typecheck.
+ */
+function importUntyped(name: string): Promise<unknown> {
+  return import(name);
+}
+
 /** The real Claude Code sessions and the Amp export, through their own codecs. */
 export async function realForeignTranscripts(): Promise<NamedTranscript[]> {
   const out: NamedTranscript[] = [];
   const claudeDirectory = path.join(realDirectory, "claude-code");
   if (existsSync(claudeDirectory)) {
-    const { claudeCodeCodec } = await import("@txcript/claude-code");
+    const { claudeCodeCodec } = (await importUntyped("@txcript/claude-code")) as {
+      claudeCodeCodec: ForeignCodec;
+    };
     for (const name of readdirSync(claudeDirectory)
       .filter((entry) => entry.endsWith(".jsonl"))
       .sort())
@@ -80,7 +97,7 @@ export async function realForeignTranscripts(): Promise<NamedTranscript[]> {
   }
   const ampFile = path.join(realDirectory, "amp-export-convo.json");
   if (existsSync(ampFile)) {
-    const { ampCodec } = await import("@txcript/amp");
+    const { ampCodec } = (await importUntyped("@txcript/amp")) as { ampCodec: ForeignCodec };
     out.push({
       name: "real/amp-export-convo.json",
       transcript: ampCodec.toCommon(ampCodec.parse(readFileSync(ampFile, "utf8"))),
