@@ -22,6 +22,7 @@ import {
   type StreamJsonLine,
 } from "./stream-json-lines.js";
 import { streamJsonLoss as losses } from "./stream-json-losses.js";
+import { planSubagents } from "./stream-json-subagents.js";
 import { blockWriter, type Lost } from "./stream-json-write-blocks.js";
 
 export interface StreamJsonWriteOptions extends ConversionOptions, DialectToolOptions {
@@ -67,8 +68,8 @@ function markerOf(message: Message) {
 
 const compactTriggers = new Set(["manual", "auto"]);
 
-function messagePath(index: number): string {
-  return `$.messages[${index}]`;
+function messagePath(index: number, prefix = "$"): string {
+  return `${prefix}.messages[${index}]`;
 }
 
 /** Losses of the transcript as a whole: meta fields and subagents. */
@@ -84,34 +85,38 @@ function metaLosses(transcript: Transcript, claude: boolean, lost: Lost): void {
     claude && meta.cliVersion === "" ? "CLI version" : undefined,
   ].filter((name) => name !== undefined);
   if (empty.length > 0) lost("emptyStrings", `an empty ${empty.join(", ")} reads back as none`);
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
-    lost("subagents", "subagent conversations were not written", "$.subagents");
 }
 
 /** Losses of one message's own fields (its blocks report theirs). */
-function messageLosses(message: Message, index: number, claude: boolean, lost: Lost): void {
+function messageLosses(
+  message: Message,
+  index: number,
+  claude: boolean,
+  lost: Lost,
+  prefix: string,
+): void {
   if (message.context !== undefined)
     lost(
       "context",
       `a ${message.context.kind} context message was written as a user line`,
-      messagePath(index),
+      messagePath(index, prefix),
     );
   const usage = message.usage;
   if (usage?.reasoningOutputTokens !== undefined || usage?.costUsd !== undefined)
-    lost("usageExtras", "reasoning tokens or cost were not written", messagePath(index));
+    lost("usageExtras", "reasoning tokens or cost were not written", messagePath(index, prefix));
   if (message.role === "user") {
     if (message.model !== undefined || message.stopReason !== undefined || usage !== undefined)
       lost(
         "userAttribution",
         "a user message's model/stop reason/usage was dropped",
-        messagePath(index),
+        messagePath(index, prefix),
       );
     return;
   }
   if (!claude && message.model !== undefined)
-    lost("messageModel", "a message model was not written", messagePath(index));
+    lost("messageModel", "a message model was not written", messagePath(index, prefix));
   if (claude && message.model === "")
-    lost("emptyStrings", "an empty model reads back as none", messagePath(index));
+    lost("emptyStrings", "an empty model reads back as none", messagePath(index, prefix));
   if (
     claude &&
     usage !== undefined &&
@@ -120,7 +125,7 @@ function messageLosses(message: Message, index: number, claude: boolean, lost: L
     usage.cacheReadInputTokens === 0 &&
     usage.cacheCreationInputTokens === 0
   )
-    lost("emptyStrings", "all-zero usage reads back as none", messagePath(index));
+    lost("emptyStrings", "all-zero usage reads back as none", messagePath(index, prefix));
 }
 
 export function commonToStreamJson(
@@ -137,7 +142,6 @@ export function commonToStreamJson(
   metaLosses(transcript, claude, lost);
 
   const tools = new Set<string>();
-  const block = blockWriter(dialect, options, lost, tools);
 
   // lines[0] is the init line, written last: it lists the tools the body used.
   const lines: StreamJsonLine[] = [{ value: null }];
@@ -145,39 +149,59 @@ export function commonToStreamJson(
   let lastText: string | undefined;
   let assistantCount = 0;
   let latest = Number.NEGATIVE_INFINITY;
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index] as Message;
-    latest = Math.max(latest, Date.parse(message.timestamp));
-    messageLosses(message, index, claude, lost);
-    const marker = markerOf(message);
-    if (marker !== undefined) {
-      const line = compactionLine(marker, message, index);
-      if (line !== undefined) lines.push({ value: line });
-      continue;
+
+  /**
+   * The lines of a conversation: the main one (parent null, path "$") or a
+   * subagent's (parent: its call's id), whose compaction markers have no line.
+   */
+  function writeMessages(list: readonly Message[], parent: string | null, prefix: string): void {
+    const main = parent === null;
+    const block = blockWriter(dialect, options, lost, tools, prefix);
+    for (let index = 0; index < list.length; index++) {
+      const message = list[index] as Message;
+      if (main) latest = Math.max(latest, Date.parse(message.timestamp));
+      messageLosses(message, index, claude, lost, prefix);
+      const marker = main ? markerOf(message) : undefined;
+      if (marker !== undefined) {
+        lines.push({ value: compactionLine(marker, message, index) });
+        continue;
+      }
+      const content: JsonObject[] = [];
+      const blocks = message.content;
+      for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+        const item = blocks[blockIndex] as Block;
+        const written = block(item, message, index, blockIndex);
+        if (written !== undefined) content.push(written);
+        if (main && message.role === "assistant" && item.type === "text") lastText = item.text;
+      }
+      if (message.role === "user") {
+        const line: JsonObject = {
+          type: "user",
+          message: { role: "user", content },
+          parent_tool_use_id: parent,
+          session_id: session,
+        };
+        if (claude) line.uuid = uuid();
+        line.timestamp = message.timestamp;
+        lines.push({ value: line });
+        continue;
+      }
+      if (main) {
+        assistantCount += 1;
+        lastAssistant = message;
+      }
+      lines.push({ value: assistantLine(message, content, index, parent, prefix) });
     }
-    const content: JsonObject[] = [];
-    const blocks = message.content;
-    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
-      const item = blocks[blockIndex] as Block;
-      const written = block(item, message, index, blockIndex);
-      if (written !== undefined) content.push(written);
-      if (message.role === "assistant" && item.type === "text") lastText = item.text;
-    }
-    if (message.role === "user") {
-      const line: JsonObject = {
-        type: "user",
-        message: { role: "user", content },
-        parent_tool_use_id: null,
-        session_id: session,
-      };
-      if (claude) line.uuid = uuid();
-      line.timestamp = message.timestamp;
-      lines.push({ value: line });
-      continue;
-    }
-    assistantCount += 1;
-    lastAssistant = message;
-    lines.push({ value: assistantLine(message, content, index) });
+  }
+
+  writeMessages(messages, null, "$");
+  if (transcript.subagents !== undefined) {
+    if (claude)
+      for (const planned of planSubagents(transcript.subagents, messages, (message, path) =>
+        lost("subagents", message, path),
+      ))
+        writeMessages(planned.messages, planned.toolUseId, planned.path);
+    else lost("subagents", "subagent conversations were not written", "$.subagents");
   }
 
   /**
@@ -189,7 +213,7 @@ export function commonToStreamJson(
     marker: NonNullable<ReturnType<typeof markerOf>>,
     message: Message,
     index: number,
-  ): JsonObject | undefined {
+  ): JsonObject {
     const changed =
       marker.summary !== "" ||
       marker.history !== undefined ||
@@ -228,7 +252,13 @@ export function commonToStreamJson(
     };
   }
 
-  function assistantLine(message: Message, content: JsonObject[], index: number): JsonObject {
+  function assistantLine(
+    message: Message,
+    content: JsonObject[],
+    index: number,
+    parent: string | null,
+    prefix: string,
+  ): JsonObject {
     const reason = message.stopReason;
     const spelled =
       reason !== undefined && (claude ? claudeSpells(reason) : ampStopReasons.has(reason));
@@ -238,7 +268,7 @@ export function commonToStreamJson(
       lost(
         "stopReason",
         `stop reason ${JSON.stringify(reason)} was written as null`,
-        messagePath(index),
+        messagePath(index, prefix),
       );
     const usage = message.usage;
     const usageObject: JsonObject | undefined =
@@ -255,7 +285,7 @@ export function commonToStreamJson(
       return {
         type: "assistant",
         message: apiMessage,
-        parent_tool_use_id: null,
+        parent_tool_use_id: parent,
         session_id: session,
         timestamp: message.timestamp,
       };
@@ -273,7 +303,7 @@ export function commonToStreamJson(
         stop_sequence: null,
         usage: usageObject as JsonObject,
       },
-      parent_tool_use_id: null,
+      parent_tool_use_id: parent,
       session_id: session,
       uuid: lineUuid,
       timestamp: message.timestamp,

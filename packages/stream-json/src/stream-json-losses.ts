@@ -30,11 +30,6 @@ export const streamJsonLoss = {
     "other",
     "`stream_event` partial-message lines are skipped; the complete `assistant` lines that follow carry the same content",
   ),
-  subagentLines: loss(
-    "stream_json.subagent-lines",
-    "unsupported",
-    "lines of a subagent (non-null `parent_tool_use_id`) are dropped; the parent's Task call and its result stay",
-  ),
   unknownLines: loss(
     "stream_json.unknown-lines",
     "unsupported",
@@ -128,7 +123,7 @@ export const streamJsonLoss = {
   subagents: loss(
     "stream_json.subagents",
     "unsupported",
-    "subagent conversations are not written (the parent's Task call and its result are)",
+    "subagents a capture cannot hold exactly are not written or change: one linked to no call, without messages, or a second one of the same call; an id other than its call's, a title, agent type or model; a nesting that reads back otherwise (the Amp dialect writes none)",
   ),
   usageExtras: loss(
     "stream_json.usage-extras",

@@ -10,6 +10,7 @@ import {
   type Json,
   type Message,
   type Meta,
+  type Subagent,
   stringifyJson,
   type Transcript,
   type Usage,
@@ -149,17 +150,77 @@ function projectUsage(usage: Usage, claude: boolean): Usage | undefined {
   return claude && zero ? undefined : counts;
 }
 
+/** The tool_use ids of some messages. */
+function callsIn(messages: readonly Message[]): Set<string> {
+  return new Set(
+    messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+    ),
+  );
+}
+
+/**
+ * stream_json.subagents (Claude): what the subagent lines read back as.
+ * Written depth-first in Common order, each with parent_tool_use_id = its
+ * call's id: only linked subagents with messages, the first of each call;
+ * read back with id = toolUseId = that call id, and nested under the first
+ * other subagent whose messages hold its call unless the call is in the
+ * main conversation (a cycle: its first member is top-level). Title, agent
+ * type and model have no place.
+ */
+function projectSubagents(
+  subagents: readonly Subagent[],
+  main: readonly Message[],
+  project: (message: Message) => Message,
+): Subagent[] {
+  const flat: { key: string; messages: Message[] }[] = [];
+  const walk = (list: readonly Subagent[]) => {
+    for (const subagent of list) {
+      const key = subagent.toolUseId;
+      if (key !== undefined && subagent.messages.length > 0 && !flat.some((e) => e.key === key))
+        flat.push({ key, messages: subagent.messages.map(project) });
+      walk(subagent.subagents ?? []);
+    }
+  };
+  walk(subagents);
+  const mainCalls = callsIn(main);
+  const parents = flat.map((entry, index) => {
+    if (mainCalls.has(entry.key)) return -1;
+    return flat.findIndex((other, at) => at !== index && callsIn(other.messages).has(entry.key));
+  });
+  for (let index = 0; index < flat.length; index += 1) {
+    const seen = [index];
+    for (let up = parents[index] as number; up !== -1; up = parents[up] as number) {
+      if (seen.includes(up)) {
+        parents[index] = -1;
+        break;
+      }
+      seen.push(up);
+    }
+  }
+  const build = (parent: number): Subagent[] =>
+    flat.flatMap((entry, index) => {
+      if (parents[index] !== parent) return [];
+      const subagent: Subagent = { id: entry.key, toolUseId: entry.key, messages: entry.messages };
+      const children = build(index);
+      if (children.length > 0) subagent.subagents = children;
+      return [subagent];
+    });
+  return build(-1);
+}
+
 /**
  * What `toCommon(fromCommon(t, {dialect}))` gives for `t` (any tool era:
- * both read back as the same tools). Both dialects: no title, git branch
- * or subagents; "" means absent; no assistant images; no thinking
+ * both read back as the same tools). Both dialects: no title or git
+ * branch; "" means absent; no assistant images; no thinking
  * provider; encrypted thinking only on its own; user lines carry no model,
  * stop reason, usage or context mark; usage is the four counts; lineage is
  * kept (init's `txcript_lineage`). Claude: stop reasons outside
  * BetaStopReason (but aborted and error) dropped; all-zero usage dropped;
  * tool output other than text and image block arrays becomes its JSON
- * text; a compaction marker keeps only its trigger and token count. Amp: no
- * model or CLI version anywhere; no user images; stop reasons outside the
+ * text; a compaction marker keeps only its trigger and token count;
+ * subagents as their lines read back (projectSubagents). Amp: no subagents, no model or CLI
+ * version anywhere; no user images; stop reasons outside the
  * manual's list dropped; tools through Amp's dialect; tool output is text,
  * objects and arrays read back as JSON; no compaction markers.
  */
@@ -167,27 +228,28 @@ export function streamJsonProject(
   dialect: StreamJsonDialect,
 ): (transcript: Transcript) => Transcript {
   const claude = dialect === "claude";
+  const projectMessage = (message: Message): Message => {
+    const projected: Message = {
+      role: message.role,
+      content: message.content.flatMap((item) => projectBlock(item, message.role, claude) ?? []),
+      timestamp: message.timestamp,
+    };
+    // stream_json.user-attribution, stream_json.context
+    if (message.role === "user") return projected;
+    // stream_json.message-model (Amp), stream_json.empty-strings (Claude)
+    const model = claude ? nonEmpty(message.model) : undefined;
+    if (model !== undefined) projected.model = model;
+    // stream_json.stop-reason
+    const reason = message.stopReason;
+    if (reason !== undefined && spelled[dialect].has(reason)) projected.stopReason = reason;
+    const usage = message.usage === undefined ? undefined : projectUsage(message.usage, claude);
+    if (usage !== undefined) projected.usage = usage;
+    return projected;
+  };
   return (transcript) => {
-    const messages = transcript.messages.map((message): Message => {
-      const marker = projectMarker(message, claude);
-      if (marker !== undefined) return marker;
-      const projected: Message = {
-        role: message.role,
-        content: message.content.flatMap((item) => projectBlock(item, message.role, claude) ?? []),
-        timestamp: message.timestamp,
-      };
-      // stream_json.user-attribution, stream_json.context
-      if (message.role === "user") return projected;
-      // stream_json.message-model (Amp), stream_json.empty-strings (Claude)
-      const model = claude ? nonEmpty(message.model) : undefined;
-      if (model !== undefined) projected.model = model;
-      // stream_json.stop-reason
-      const reason = message.stopReason;
-      if (reason !== undefined && spelled[dialect].has(reason)) projected.stopReason = reason;
-      const usage = message.usage === undefined ? undefined : projectUsage(message.usage, claude);
-      if (usage !== undefined) projected.usage = usage;
-      return projected;
-    });
+    const messages = transcript.messages.map(
+      (message) => projectMarker(message, claude) ?? projectMessage(message),
+    );
     // stream_json.meta-fields, stream_json.empty-strings
     const { meta } = transcript;
     const projected: Meta = { id: meta.id, timestamp: meta.timestamp };
@@ -200,7 +262,13 @@ export function streamJsonProject(
       if (model !== undefined) projected.model = model;
     }
     if (meta.lineage !== undefined) projected.lineage = meta.lineage;
-    // stream_json.subagents: not written.
-    return { meta: projected, messages };
+    // stream_json.subagents: the Amp dialect writes none.
+    const subagents =
+      claude && transcript.subagents !== undefined
+        ? projectSubagents(transcript.subagents, messages, projectMessage)
+        : [];
+    return subagents.length > 0
+      ? { meta: projected, messages, subagents }
+      : { meta: projected, messages };
   };
 }

@@ -75,13 +75,28 @@ describe("toCommon: Claude Code lines", () => {
       content: [{ type: "compaction", summary: "", trigger: "auto", preTokens: 167000 }],
     });
     expect(aborted?.stopReason).toBe("aborted");
+    // Common v2: the Task subagent's two lines are its conversation, linked to the call.
+    expect(transcript.subagents).toMatchObject([
+      {
+        id: "toolu_01Tk5Ag9Ub2Wc7Xd1Ye3Zf4G",
+        toolUseId: "toolu_01Tk5Ag9Ub2Wc7Xd1Ye3Zf4G",
+        messages: [
+          { role: "user", content: [{ type: "text" }] },
+          {
+            role: "assistant",
+            model: "claude-haiku-4-5-20251001",
+            content: [{ type: "tool_use" }],
+          },
+        ],
+      },
+    ]);
+    expect(transcript.subagents?.[0]?.subagents).toBeUndefined();
     expect(aborted?.usage).toBeUndefined(); // all-zero usage is no usage
   });
   it("names every line it could not carry", () => {
     const counts = warningsOf(fixture("claude-replay-partial.jsonl"));
     expect(Object.fromEntries(counts)).toMatchObject({
       "stream_json.partial-events": 8,
-      "stream_json.subagent-lines": 2,
       "stream_json.run-statistics": 2,
       "stream_json.tool-use-result": 1,
       "stream_json.session-details": 1,

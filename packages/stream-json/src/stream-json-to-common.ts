@@ -12,6 +12,7 @@ import {
   type Json,
   type JsonObject,
   type Lineage,
+  type Message,
   type Meta,
   ownValue,
   quote,
@@ -25,6 +26,7 @@ import { dialectClue } from "./stream-json-dialect.js";
 import { harness, lineageKey, type StreamJsonDialect } from "./stream-json-lines.js";
 import { streamJsonLoss as losses } from "./stream-json-losses.js";
 import { StreamJsonMessages } from "./stream-json-messages.js";
+import { callIds, nestSubagents } from "./stream-json-subagents.js";
 
 export interface StreamJsonReadOptions extends ConversionOptions {
   /** Keep only this session's lines (a file several sessions appended to). */
@@ -96,6 +98,8 @@ export class StreamJsonAccumulator {
   readonly #options: StreamJsonReadOptions;
   readonly #clock: LineClock;
   readonly #reader: StreamJsonMessages;
+  /** Subagents' lines by parent_tool_use_id, in order of first appearance. */
+  readonly #subagents = new Map<string, StreamJsonMessages>();
   #dialect: StreamJsonDialect | undefined;
   #sessionId: string | undefined;
   readonly #otherSessions = new Set<string>();
@@ -158,13 +162,16 @@ export class StreamJsonAccumulator {
       case "user":
       case "assistant": {
         const parent = ownValue(value, "parent_tool_use_id");
-        if (typeof parent === "string") {
-          warn(this.#options, losses.subagentLines, "a subagent line was dropped", where);
-          return;
+        // A subagent's line: its conversation, keyed by the spawning call's id.
+        let reader = this.#reader;
+        if (typeof parent === "string" && parent !== "") {
+          reader =
+            this.#subagents.get(parent) ?? new StreamJsonMessages(this.#options, this.#clock);
+          this.#subagents.set(parent, reader);
         }
         const dialect = this.#dialect ?? "claude";
-        if (type === "user") this.#reader.readUser(value, line, dialect);
-        else this.#reader.readAssistant(value, line, dialect);
+        if (type === "user") reader.readUser(value, line, dialect);
+        else reader.readAssistant(value, line, dialect);
         return;
       }
       case "result":
@@ -222,12 +229,15 @@ export class StreamJsonAccumulator {
       : messages.find((message) => message.model !== undefined)?.model;
     if (model !== undefined) meta.model = model;
     if (this.#init?.lineage !== undefined) meta.lineage = this.#init.lineage;
-    return {
-      meta,
-      messages: copy
-        ? messages.map((message) => ({ ...message, content: [...message.content] }))
-        : messages,
-    };
+    const own = (list: Message[]) =>
+      copy ? list.map((message) => ({ ...message, content: [...message.content] })) : list;
+    const transcript: Transcript = { meta, messages: own(messages) };
+    if (this.#subagents.size > 0)
+      transcript.subagents = nestSubagents(
+        [...this.#subagents].map(([key, reader]) => ({ key, messages: own(reader.messages) })),
+        callIds(messages),
+      );
+    return transcript;
   }
 
   /** The conversation: throws when no line named a session, or lines of several sessions. */

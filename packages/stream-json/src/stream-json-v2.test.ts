@@ -206,6 +206,79 @@ describe("Common v2 in a capture", () => {
   });
 });
 
+describe("subagents in the Claude dialect", () => {
+  const call = (id: string) => ({
+    type: "tool_use" as const,
+    id,
+    tool: { name: "Task" as const, input: { description: "d", prompt: "p" } },
+  });
+  const exchange = (text: string, calls: string[] = []): Transcript["messages"] => [
+    { role: "user", content: [{ type: "text", text }], timestamp: "2026-05-01T09:00:05.000Z" },
+    {
+      role: "assistant",
+      content: calls.map(call),
+      timestamp: "2026-05-01T09:00:06.000Z",
+      stopReason: "tool_use",
+    },
+  ];
+  const nested: Transcript = {
+    meta: { id: session, timestamp: "2026-05-01T09:00:00.000Z" },
+    messages: exchange("main", ["toolu_a"]),
+    subagents: [
+      {
+        id: "toolu_a",
+        toolUseId: "toolu_a",
+        messages: exchange("first level", ["toolu_b"]),
+        subagents: [{ id: "toolu_b", toolUseId: "toolu_b", messages: exchange("second level") }],
+      },
+    ],
+  };
+  it("writes each subagent's lines with parent_tool_use_id and reads the nesting back, warning of nothing", () => {
+    const { text, codes } = write(nested, "claude");
+    expect(codes).toEqual([]);
+    const parents = text
+      .trimEnd()
+      .split("\n")
+      .map((item) => JSON.parse(item).parent_tool_use_id);
+    expect(parents.filter((parent) => parent !== null && parent !== undefined)).toEqual([
+      "toolu_a",
+      "toolu_a",
+      "toolu_b",
+      "toolu_b",
+    ]);
+    expect(read(text).transcript).toEqual(nested);
+  });
+  it("names what the lines cannot hold: another id, an agent type, an unlinked subagent", () => {
+    const warnings: Warning[] = [];
+    const text = streamJsonCodec.serialize(
+      streamJsonCodec.fromCommon(
+        {
+          ...nested,
+          subagents: [
+            { id: "agent-1", toolUseId: "toolu_a", agentType: "Explore", messages: exchange("x") },
+            { id: "agent-2", messages: exchange("y") },
+          ],
+        },
+        { dialect: "claude", onWarning: (warning) => warnings.push(warning) },
+      ),
+    );
+    expect(warnings.map((warning) => [warning.code, warning.message, warning.path])).toEqual([
+      ["stream_json.subagents", "a subagent's id became its call's id", "$.subagents[0]"],
+      [
+        "stream_json.subagents",
+        "a subagent's title, agent type or model was not written",
+        "$.subagents[0]",
+      ],
+      ["stream_json.subagents", "a subagent linked to no call was not written", "$.subagents[1]"],
+      ["stream_json.subagents", "the subagents read back nested otherwise", "$.subagents"],
+    ]);
+    expect(read(text).transcript.subagents?.map((subagent) => subagent.id)).toEqual(["toolu_a"]);
+  });
+  it("the Amp dialect writes none, and says so", () => {
+    expect(write(nested, "amp").codes).toContain("stream_json.subagents");
+  });
+});
+
 describe("streamJsonHarness.serializeChunks", () => {
   it("concatenates to serialize(fromCommon(t)) in both dialects", () => {
     fc.assert(

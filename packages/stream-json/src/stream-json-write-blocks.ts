@@ -21,8 +21,8 @@ import type { streamJsonLoss } from "./stream-json-losses.js";
 
 export type Lost = (code: keyof typeof streamJsonLoss, message: string, path?: string) => void;
 
-export function blockPath(index: number, blockIndex: number): string {
-  return `$.messages[${index}].content[${blockIndex}]`;
+function blockPathIn(prefix: string, index: number, blockIndex: number): string {
+  return `${prefix}.messages[${index}].content[${blockIndex}]`;
 }
 
 /** One block of message `index`, or undefined when the dialect has no place for it. */
@@ -39,8 +39,11 @@ export function blockWriter(
   options: DialectToolOptions,
   lost: Lost,
   tools: Set<string>,
+  /** JSON path of the conversation: "$", or a subagent's. */
+  prefix = "$",
 ): BlockWriter {
   const claude = dialect === "claude";
+  const blockPath = (index: number, blockIndex: number) => blockPathIn(prefix, index, blockIndex);
   const spell = (tool: Parameters<typeof toolFromCommon>[1]) =>
     toolFromCommon(dialect, tool, options);
   return (item, message, index, blockIndex) => {
