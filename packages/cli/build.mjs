@@ -1,6 +1,7 @@
 // Bundles the `txcript` bin with esbuild: workspace packages (from their
 // TypeScript source), zod and fast-check are inlined, so the published bin
-// has no runtime dependencies and starts fast. Code splitting keeps
+// has one runtime dependency (better-sqlite3, a native addon, for search and
+// the OpenCode store, loaded only by those) and starts fast. Code splitting keeps
 // `--version` from loading anything but the entry chunk.
 import { chmod, readFile, rm } from "node:fs/promises";
 import { build } from "esbuild";
@@ -16,6 +17,8 @@ await build({
   platform: "node",
   target: "node20",
   conditions: ["@txcript/source"],
+  // A native addon: installed with the bin (a dependency), never bundled.
+  external: ["better-sqlite3"],
   define: { TXCRIPT_VERSION: JSON.stringify(version) },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",

@@ -21,6 +21,8 @@ const commands: Record<string, () => Promise<Command>> = {
   continue: async () => (await import("./commands/continue.js")).continueCommand,
   fixtures: async () => (await import("./commands/fixtures.js")).fixturesCommand,
   schema: async () => (await import("./commands/schema.js")).schemaCommand,
+  search: async () => (await import("./commands/search.js")).searchCommand,
+  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
   completion: async () => (await import("./commands/completion.js")).completionCommand,
 };
 

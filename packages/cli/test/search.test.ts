@@ -1,0 +1,104 @@
+// End-to-end `txcript search` over the stores of a temporary home: an Amp
+// thread and a Claude Code session continued from it; hits name the
+// harness, id and message ordinal that `view` opens; the index lives in the
+// home's cache directory and follows the stores.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
+
+let home: Home;
+useHome((made) => {
+  home = made;
+});
+
+const thread = "T-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001";
+
+async function stock(): Promise<void> {
+  await fs.copyFile(
+    path.join(fixturesRoot, "amp", "legacy-thread.json"),
+    path.join(home.ampThreads, `${thread}.json`),
+  );
+}
+
+describe("txcript search", () => {
+  it("finds a message in any store, case- and accent-insensitively, with an ordinal view opens", async () => {
+    await stock();
+    const result = await txcript(home, ["search", "SPAN_INCLUDES_LAST"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      new RegExp(`^amp  ${thread}#3  Fix the off-by-one in range\\.rs  2026-`, "m"),
+    );
+    expect(result.stdout).toContain("«span_includes_last»");
+    const view = await txcript(home, ["view", `${thread}#3`]);
+    expect(view.stdout).toContain("span_includes_last");
+    const accents = await txcript(home, ["search", "Régression", "TEST"]);
+    expect(accents.stdout).toMatch(new RegExp(`^amp  ${thread}#4`, "m"));
+  });
+
+  it("prints JSON hits, filters by harness and follows a store that changed", async () => {
+    await stock();
+    const json = await txcript(home, ["search", "exclusive", "--json"]);
+    const hits = JSON.parse(json.stdout) as {
+      harness: string;
+      id: string;
+      ordinal: number;
+      snippet: string;
+    }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(
+      hits.every((hit) => hit.harness === "amp" && hit.id === thread && hit.snippet.includes("«")),
+    ).toBe(true);
+    const continued = await txcript(home, [
+      "continue",
+      thread,
+      "--with",
+      "claude_code",
+      "--no-resume",
+    ]);
+    expect(continued.code, continued.stderr).toBe(0);
+    const both = JSON.parse((await txcript(home, ["search", "exclusive", "--json"])).stdout) as {
+      harness: string;
+    }[];
+    expect(new Set(both.map((hit) => hit.harness))).toEqual(new Set(["amp", "claude_code"]));
+    const onlyClaude = JSON.parse(
+      (await txcript(home, ["search", "exclusive", "--json", "--from", "claude"])).stdout,
+    ) as { harness: string }[];
+    expect(new Set(onlyClaude.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+    await fs.rm(path.join(home.ampThreads, `${thread}.json`));
+    const gone = JSON.parse((await txcript(home, ["search", "exclusive", "--json"])).stdout) as {
+      harness: string;
+    }[];
+    expect(new Set(gone.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+  });
+
+  it("rebuilds the index with --reindex and after it is damaged, and says nothing matched", async () => {
+    await stock();
+    expect((await txcript(home, ["search", "exclusive"])).code).toBe(0);
+    const index = path.join(home.home, ".cache", "txcript", "search.sqlite");
+    await fs.writeFile(index, "garbage ".repeat(1000));
+    await fs.rm(`${index}-wal`, { force: true });
+    await fs.rm(`${index}-shm`, { force: true });
+    const damaged = await txcript(home, ["search", "exclusive"]);
+    expect(damaged.code, damaged.stderr).toBe(0);
+    expect(damaged.stderr).toContain(
+      "rebuilding the search index (it was not a readable database)",
+    );
+    expect(damaged.stdout).toContain(thread);
+    const reindexed = await txcript(home, ["search", "exclusive", "--reindex"]);
+    expect(reindexed.stdout).toContain(thread);
+    const none = await txcript(home, ["search", "zzzyzzyva"]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toBe('txcript: no session matches "zzzyzzyva"\n');
+  });
+
+  it("refuses a query with nothing to search for and a bad date (exit 2)", async () => {
+    const empty = await txcript(home, ["search", "***"]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/nothing to search for/);
+    const date = await txcript(home, ["search", "x", "--since", "last tuesday"]);
+    expect(date.code).toBe(2);
+    expect(date.stderr).toMatch(/--since must be a date or a date-time/);
+  });
+});
