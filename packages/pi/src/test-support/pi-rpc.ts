@@ -143,6 +143,9 @@ export function runRpc(
       child.stdin.write(`${JSON.stringify(sent)}\n`);
     };
     let answered = false;
+    // A decoder per stream: a multi-byte character split across two chunks stays whole.
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (text: string) => {
       stdout += text;
       pending += text;
