@@ -30,7 +30,67 @@ function write(transcript: Transcript) {
 
 const codes = (warnings: Warning[]) => warnings.map((warning) => warning.code);
 
+function convertWith(document: object, warnings: Warning[]) {
+  return ampCodec.toCommon(ampCodec.parse(JSON.stringify(document)), {
+    onWarning: (warning) => warnings.push(warning),
+  });
+}
+
 describe("reading what used to vanish silently", () => {
+  it("maps tool results by status, error text from the message or the reason", () => {
+    const runs = [
+      { status: "done", result: "text" },
+      { status: "done", result: { output: "x", exitCode: 1 } },
+      { status: "done" },
+      { status: "error", error: { message: "boom" } },
+      { status: "error", error: "plain" },
+      { status: "rejected-by-user", reason: "no" },
+      { status: "cancelled" },
+    ];
+    const warnings: Warning[] = [];
+    const transcript = convertWith(
+      {
+        ...base,
+        messages: [
+          {
+            role: "user",
+            content: runs.map((run, index) => ({
+              type: "tool_result",
+              toolUseID: `t${index}`,
+              run,
+            })),
+          },
+        ],
+      },
+      warnings,
+    );
+    expect(
+      transcript.messages[0]?.content.map(
+        (block) => block.type === "tool_result" && [block.content, block.isError],
+      ),
+    ).toEqual([
+      ["text", false],
+      [{ output: "x", exitCode: 1 }, false],
+      [null, false],
+      ["boom", true],
+      ["plain", true],
+      ["no", true],
+      ["tool run cancelled", true],
+    ]);
+    // One report line per kind, never "2 × a rejected-by-user run" when one was cancelled.
+    expect(
+      warnings
+        .filter((warning) => warning.code === "amp.status-collapsed")
+        .map((warning) => [warning.message, warning.count, warning.path]),
+    ).toEqual([
+      [
+        'a "rejected-by-user" tool run became an error result',
+        1,
+        "$.messages[0].content[5].run.status",
+      ],
+      ['a "cancelled" tool run became an error result', 1, "$.messages[0].content[6].run.status"],
+    ]);
+  });
   it("reads a plain-string content as one text block", () => {
     const { transcript, warnings } = read([
       { role: "user", content: "hello", meta: { sentAt: 1768178184700 } },

@@ -120,60 +120,6 @@ describe("ampCodec.toCommon", () => {
       undefined,
     ]);
   });
-  it("maps tool results by status, error text from the message or the reason", () => {
-    const runs = [
-      { status: "done", result: "text" },
-      { status: "done", result: { output: "x", exitCode: 1 } },
-      { status: "done" },
-      { status: "error", error: { message: "boom" } },
-      { status: "error", error: "plain" },
-      { status: "rejected-by-user", reason: "no" },
-      { status: "cancelled" },
-    ];
-    const warnings: Warning[] = [];
-    const transcript = convert(
-      {
-        ...base,
-        messages: [
-          {
-            role: "user",
-            content: runs.map((run, index) => ({
-              type: "tool_result",
-              toolUseID: `t${index}`,
-              run,
-            })),
-          },
-        ],
-      },
-      warnings,
-    );
-    expect(
-      transcript.messages[0]?.content.map(
-        (block) => block.type === "tool_result" && [block.content, block.isError],
-      ),
-    ).toEqual([
-      ["text", false],
-      [{ output: "x", exitCode: 1 }, false],
-      [null, false],
-      ["boom", true],
-      ["plain", true],
-      ["no", true],
-      ["tool run cancelled", true],
-    ]);
-    // One report line per kind, never "2 × a rejected-by-user run" when one was cancelled.
-    expect(
-      warnings
-        .filter((warning) => warning.code === "amp.status-collapsed")
-        .map((warning) => [warning.message, warning.count, warning.path]),
-    ).toEqual([
-      [
-        'a "rejected-by-user" tool run became an error result',
-        1,
-        "$.messages[0].content[5].run.status",
-      ],
-      ['a "cancelled" tool run became an error result', 1, "$.messages[0].content[6].run.status"],
-    ]);
-  });
   it("skips unmodeled blocks and roles and malformed tool blocks, counting them", () => {
     const warnings: Warning[] = [];
     const transcript = convert(
