@@ -277,8 +277,8 @@ add(
     where: "path",
   },
   commonDocument.replace(
-    '"format": "txcript.common/v1",',
-    '"format": "txcript.common/v1",\n  "format": "txcript.common/v0",',
+    /"format": ("txcript\.common\/v\d+"),/,
+    '"format": $1,\n  "format": "txcript.common/v0",',
   ),
 );
 add(

@@ -3,7 +3,8 @@
 // as the CLI takes them, from the registry: the harness named by `--from`
 // (or detected), the read leg (parse, toCommon), then the command's own
 // write: view renders text, export writes Common, convert and continue write
-// their target harness.
+// their target harness, streamed through its serializeChunks where it has
+// one (as the CLI writes), else through serialize.
 import { readFileSync } from "node:fs";
 import {
   commonCodec,
@@ -48,7 +49,19 @@ export function libraryOutcome(
         ? undefined
         : defaultRegistry.find(command === "convert" ? convertTarget(from) : continueTarget);
     const write = target?.writeOptions?.({ from: source.id, sourceText: text }) ?? {};
-    convert(text, source.codec, target?.codec ?? commonCodec, { file: name, read, write });
+    const chunks = target?.serializeChunks;
+    if (chunks === undefined) {
+      convert(text, source.codec, target?.codec ?? commonCodec, { file: name, read, write });
+      return { read: true };
+    }
+    const { transcript } = toTranscript(text, source.codec, { file: name, read });
+    try {
+      for (const chunk of chunks(transcript, write)) void chunk;
+    } catch (error) {
+      throw TxcriptErrorClass.isInstance(error) && error.location.file === undefined
+        ? error.withLocation({ file: name })
+        : error;
+    }
     return { read: true };
   } catch (error) {
     if (TxcriptErrorClass.isInstance(error)) return { read: false, error };
