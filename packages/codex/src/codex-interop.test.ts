@@ -136,10 +136,7 @@ function expectations(transcript: Transcript, forModel: boolean) {
       : transcript.messages
           .slice(0, marker)
           .filter((message) => message.role === "user" && message.context === undefined);
-  const kept =
-    block === undefined
-      ? transcript.messages
-      : [...(block.history ?? []), ...earlierPrompts, ...after];
+  const kept = block === undefined ? transcript.messages : [...(block.history ?? []), ...after];
   const conversation = kept.filter((message) => message.context === undefined);
   const user = conversation.filter((message) => message.role === "user");
   const assistant = conversation.filter((message) => message.role === "assistant");
@@ -153,6 +150,8 @@ function expectations(transcript: Transcript, forModel: boolean) {
   );
   return {
     prompts: user.flatMap((message) => texts(message.content)),
+    /** Prompts before a compaction without history: Codex re-sends their text, one message each joined (0.142.5). */
+    earlier: earlierPrompts.flatMap((message) => texts(message.content)),
     answers: assistant.flatMap((message) => texts(message.content)),
     calls,
     outputs,
@@ -262,6 +261,11 @@ for (const program of ["codex", "codex-legacy"] as const) {
             );
             const wanted = expectations(session.expected, true);
             for (const text of wanted.prompts) expect(sentPrompts).toContain(text);
+            for (const text of wanted.earlier)
+              expect(
+                sentPrompts.some((sent) => sent.includes(text)),
+                text,
+              ).toBe(true);
             for (const text of wanted.answers) expect(sentAnswers).toContain(text);
             for (const id of wanted.calls) expect(sentCalls).toContain(id);
             for (const id of wanted.outputs) expect(sentOutputs).toContain(id);
