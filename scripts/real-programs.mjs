@@ -45,6 +45,12 @@ export const realPrograms = {
     bin: "opencode",
     env: "TXCRIPT_OPENCODE_BIN",
   },
+  "mcp-inspector": {
+    package: "@modelcontextprotocol/inspector",
+    version: "0.17.2",
+    bin: "mcp-inspector",
+    env: "TXCRIPT_MCP_INSPECTOR_BIN",
+  },
   gemini: {
     package: "@google/gemini-cli",
     version: "0.61.0",
