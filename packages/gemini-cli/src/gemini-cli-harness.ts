@@ -20,6 +20,10 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
     for (const line of commonToGeminiCli(transcript, options as GeminiCliWriteOptions).lines)
       yield `${line.text}\n`;
   },
+  environment: [
+    ["GEMINI_CLI_HOME", "the directory holding .gemini (Gemini CLI's home); default: HOME"],
+    ["HOME", "the home directory, when GEMINI_CLI_HOME is not set"],
+  ],
   store: (environment, root) =>
     new GeminiCliStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => geminiResumeCommand(id),

@@ -17,12 +17,12 @@ export const geminiCliLoss = {
   ),
   superseded: loss(
     "gemini_cli.superseded-record",
-    "other",
+    "bookkeeping",
     "A message record replaced by a later record with the same id, or cleared by a `$set.messages` checkpoint, is left out: the conversation is what Gemini CLI would load.",
   ),
   rewound: loss(
     "gemini_cli.rewound",
-    "other",
+    "bookkeeping",
     "Messages cut by a `$rewindTo` record are left out, as Gemini CLI leaves them out.",
   ),
   notice: loss(
@@ -37,7 +37,7 @@ export const geminiCliLoss = {
   ),
   displayContent: loss(
     "gemini_cli.display-content",
-    "degraded",
+    "bookkeeping",
     "A user message's displayContent (what the terminal showed, e.g. `/init`) is dropped; its content, what the model got, is kept.",
   ),
   unknownPart: loss(
@@ -52,7 +52,7 @@ export const geminiCliLoss = {
   ),
   toolCallDisplay: loss(
     "gemini_cli.tool-call-display",
-    "unsupported",
+    "bookkeeping",
     "A tool call record's display fields (status, resultDisplay, description, displayName, timestamps) are dropped; the call and its result are kept.",
   ),
   cancelledTool: loss(
