@@ -54,6 +54,11 @@ export function environmentVariables(): [string, string][] {
     ["FORCE_COLOR", "colour even off a terminal (0 or false: never); wins over NO_COLOR"],
     ["TXCRIPT_DEBUG", "set to 1: same as --debug"],
     [
+      "XDG_CACHE_HOME",
+      "base of the search index ($XDG_CACHE_HOME/txcript/search.sqlite; default ~/.cache)",
+    ],
+    ["TXCRIPT_SEARCH_INDEX", "another file for the search index"],
+    [
       "TXCRIPT_MAX_INPUT_BYTES",
       "the largest input read whole, in bytes (default 524288000, 500 MiB)",
     ],
