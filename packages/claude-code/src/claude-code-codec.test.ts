@@ -5,6 +5,7 @@ import type { Block, Message, Subagent, Transcript } from "@txcript/core";
 import { describeCodecLaws } from "@txcript/core/testing";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeCodeProject } from "./claude-code-project.js";
+import { tangledArbitrary } from "./test-support/tangled.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const realDirectory = path.resolve(repoRoot, "../shared/real/claude-code");
@@ -66,4 +67,12 @@ describeCodecLaws({
     ...jsonlSamples(realDirectory, "real"),
     ...jsonlSamples(fixturesDirectory, "fixture"),
   ],
+});
+
+describeCodecLaws({
+  codec: claudeCodeCodec,
+  project: (transcript) => claudeCodeProject(transcript),
+  equivalent,
+  arbitrary: tangledArbitrary(),
+  label: "claude_code (tangled commands, results, compaction and context)",
 });

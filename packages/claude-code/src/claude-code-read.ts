@@ -88,19 +88,27 @@ function readContent(content: Json | undefined, reader: Reader): Block[] {
   return Array.isArray(content) ? readBlocks(content, reader) : [];
 }
 
-/** A user line's context: txcript's own key, else isMeta or a command caveat → injected. */
-function contextOf(line: JsonObject, content: Json | undefined): MessageContext | undefined {
+/**
+ * A user line's context: txcript's own key as written, else an isMeta line
+ * (the local-command caveat, a prompt command's expansion) → injected
+ * (`inferred` says which).
+ */
+function contextOf(
+  line: JsonObject,
+  content: Json | undefined,
+): { context: MessageContext; inferred: boolean } | undefined {
   const written = MessageContext.safeParse(ownValue(line, contextKey));
-  if (written.success) return written.data;
+  if (written.success) return { context: written.data, inferred: false };
   const text =
     typeof content === "string"
       ? content
       : Array.isArray(content) && isJsonObject(content[0])
         ? stringAt(content[0], "text")
         : undefined;
-  if (text?.startsWith(commandCaveatPrefix)) return { kind: "injected", source: "command-caveat" };
-  if (ownValue(line, "isMeta") === true) return { kind: "injected" };
-  return undefined;
+  if (ownValue(line, "isMeta") !== true) return undefined;
+  return text?.startsWith(commandCaveatPrefix)
+    ? { context: { kind: "injected", source: "command-caveat" }, inferred: true }
+    : { context: { kind: "injected" }, inferred: true };
 }
 
 function summaryText(content: Json | undefined): string {
@@ -179,18 +187,18 @@ export function readConversation(lines: readonly IndexedLine[], tally: LossTally
       }
       reader.openCompaction = undefined;
       const read: Message = { role: "user", content: readContent(content, reader), timestamp };
-      const context = contextOf(value, content);
-      // The isMeta line right after a prompt command is that command's expansion.
+      const found = contextOf(value, content);
+      // An isMeta line right after a prompt command is that command's expansion.
       const previous = messages.at(-1)?.content;
       if (
-        context?.kind === "injected" &&
-        context.source === undefined &&
+        found?.inferred === true &&
+        found.context.source === undefined &&
         previous?.length === 1 &&
         previous[0]?.type === "tool_use" &&
         previous[0].tool.name === "Command"
       )
-        context.source = "slash-command";
-      if (context !== undefined) read.context = context;
+        found.context.source = "slash-command";
+      if (found !== undefined) read.context = found.context;
       messages.push(read);
       continue;
     }

@@ -240,8 +240,16 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
     } catch (cause) {
       throw ioError(cause, path.dirname(target), "write", harness);
     }
-    // Subagent files first, so a session file on disk always has its subagents beside it.
+    // Subagent files first, so a session file on disk always has its subagents beside it;
+    // but none at all when the session file itself may not be replaced.
     const { main, files } = splitSubagentFiles(session);
+    if (files.length > 0 && !options.overwrite && (await fs.lstat(target).catch(() => undefined))) {
+      throw new TxcriptError("CONFLICT", "the target already exists", {
+        harness,
+        location: { file: target },
+        hint: "pass --force (or overwrite: true) to replace it",
+      });
+    }
     if (files.length > 0) {
       const directory = subagentDirectory(target);
       try {
@@ -261,6 +269,12 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
       root: this.root,
       harness,
     });
+    // An overwritten session keeps no subagent file of the session it replaced.
+    if (options.overwrite === true)
+      await deleteSubagentFiles(
+        subagentDirectory(target),
+        new Set(files.map((file) => `agent-${file.agentId}.jsonl`)),
+      );
     return { id: sessionId, path: target };
   }
 

@@ -97,19 +97,27 @@ export function splitSubagentFiles(session: ClaudeCodeSession): {
   return { main: { lines: main, finalNewline: session.finalNewline }, files };
 }
 
-/** Removes the subagent files of a deleted session, and the directories left empty. */
-export async function deleteSubagentFiles(directory: string): Promise<void> {
+/**
+ * Removes the subagent files in `directory` (all, or those not in `keep`),
+ * and the directories left empty.
+ */
+export async function deleteSubagentFiles(
+  directory: string,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<void> {
   let names: string[];
   try {
     names = await fs.readdir(directory);
   } catch {
     return;
   }
-  for (const name of names)
-    if (agentFile.test(name))
-      await fs.unlink(path.join(directory, name)).catch((cause) => {
-        throw ioError(cause, path.join(directory, name), "delete", harness);
-      });
+  for (const name of names) {
+    if (!agentFile.test(name) || keep.has(name)) continue;
+    const file = path.join(directory, name);
+    await fs.unlink(file).catch((cause) => {
+      throw ioError(cause, file, "delete", harness);
+    });
+  }
   await fs.rmdir(directory).catch(() => undefined);
   await fs.rmdir(path.dirname(directory)).catch(() => undefined);
 }

@@ -74,6 +74,13 @@ describe("Claude Code subagents", () => {
     const back = claudeCodeCodec.toCommon(await target.load(id));
     expect(back.subagents).toEqual(read.subagents);
     expect(back.messages).toEqual(read.messages);
+    // Saving it again without overwrite writes nothing; with it, the files are replaced, and a
+    // session that has no subagents any more leaves no stale subagent file behind.
+    await expect(target.save(native)).rejects.toMatchObject({ code: "CONFLICT" });
+    const { subagents: _, ...without } = common;
+    await target.save(claudeCodeCodec.fromCommon(without), { overwrite: true });
+    expect(await files(root)).toEqual([`-workspace/${id}.jsonl`]);
+    await target.save(native, { overwrite: true });
     // Deleting the session removes its subagent files too.
     await target.delete(id);
     expect(await files(root)).toEqual([]);

@@ -20,7 +20,7 @@ import { commandId } from "./claude-code-read.js";
 import {
   flattenContent,
   hasUsageExtras,
-  isCommandLine,
+  isCommandCall,
   isMarker,
   isUserCommand,
   normalizeThinking,
@@ -36,9 +36,16 @@ interface Plan {
   readonly commandResults: ReadonlyMap<string, ToolResultBlock>;
   /** Each user Command's new id (`command-<n>`, n its ordinal; a repeated id keeps the last). */
   readonly renamed: ReadonlyMap<string, string>;
-  /** The ids lone command lines carry once renamed (`userCommandIds` of the projection). */
-  readonly lineCommandIds: ReadonlySet<string>;
 }
+
+/** What step 1 has done so far: the command results it placed, and the lines it made of them. */
+interface Walk {
+  readonly placed: Set<ToolResultBlock>;
+  /** The lines holding a placed result, right after their command: written as command output. */
+  readonly outputs: Set<Message>;
+}
+
+const newWalk = (): Walk => ({ placed: new Set(), outputs: new Set() });
 
 function planOf(messages: readonly Message[]): Plan {
   const commandIds = new Set<string>();
@@ -64,7 +71,7 @@ function planOf(messages: readonly Message[]): Plan {
           !commandResults.has(block.toolUseId)
         )
           commandResults.set(block.toolUseId, block);
-  return { commandIds, commandResults, renamed, lineCommandIds: new Set(renamed.values()) };
+  return { commandIds, commandResults, renamed };
 }
 
 /**
@@ -101,7 +108,7 @@ function isPlain(message: Message, plan: Plan): boolean {
 function splitMessage(
   message: Message,
   plan: Plan,
-  placed: Set<ToolResultBlock>,
+  walk: Walk,
   options: ConversionOptions | undefined,
 ): Message[] {
   if (isPlain(message, plan)) return [message];
@@ -112,7 +119,7 @@ function splitMessage(
       "dropped the context mark of an assistant message",
     );
     const { context: _, ...rest } = message;
-    return splitMessage(rest, plan, placed, options);
+    return splitMessage(rest, plan, walk, options);
   }
   if (message.role === "assistant" && hasUsageExtras(message)) {
     warn(
@@ -121,10 +128,10 @@ function splitMessage(
       "dropped reasoning tokens and cost of a message's usage",
     );
     const { reasoningOutputTokens: _r, costUsd: _c, ...usage } = message.usage as Usage;
-    return splitMessage({ ...message, usage }, plan, placed, options);
+    return splitMessage({ ...message, usage }, plan, walk, options);
   }
   if (message.content.some((block) => block.type === "compaction"))
-    return splitCompaction(message, plan, placed, options);
+    return splitCompaction(message, plan, walk, options);
   const blocks: Block[] = [];
   for (const block of message.content) {
     if (block.type !== "thinking") blocks.push(block);
@@ -136,7 +143,10 @@ function splitMessage(
   if (message.role === "assistant") {
     const kept: Block[] = [];
     const moved: Block[] = [];
-    for (const block of blocks) (block.type === "tool_result" ? moved : kept).push(block);
+    for (const block of blocks)
+      if (block.type !== "tool_result") kept.push(block);
+      // A slash command's result goes right after its command, wherever it was.
+      else if (plan.commandResults.get(block.toolUseId) !== block) moved.push(block);
     const { content: _, ...fields } = message;
     const out: Message[] = [{ ...fields, content: kept }];
     if (moved.length > 0) {
@@ -171,9 +181,11 @@ function splitMessage(
       flush();
       out.push(userMessage([block], message.timestamp, context));
       const result = plan.commandResults.get(block.id);
-      if (result !== undefined && !placed.has(result)) {
-        placed.add(result);
-        out.push(userMessage([result], message.timestamp, context));
+      if (result !== undefined && !walk.placed.has(result)) {
+        walk.placed.add(result);
+        const output = userMessage([result], message.timestamp, context);
+        walk.outputs.add(output);
+        out.push(output);
       }
     } else if (block.type === "tool_result" && plan.commandResults.get(block.toolUseId) === block) {
       // Placed right after its command (or dropped with the duplicate).
@@ -198,7 +210,7 @@ function splitMessage(
 function splitCompaction(
   message: Message,
   plan: Plan,
-  placed: Set<ToolResultBlock>,
+  walk: Walk,
   options: ConversionOptions | undefined,
 ): Message[] {
   const alone =
@@ -214,7 +226,7 @@ function splitCompaction(
   let segment: Block[] = [];
   const flush = () => {
     if (segment.length > 0)
-      out.push(...splitMessage({ ...message, content: segment }, plan, placed, options));
+      out.push(...splitMessage({ ...message, content: segment }, plan, walk, options));
     segment = [];
   };
   for (const block of message.content) {
@@ -236,35 +248,29 @@ function splitCompaction(
   return out;
 }
 
-/** The new id of a lone result of a slash command (it follows its command's rename). */
-function renamedResult(block: ToolResultBlock, message: Message, plan: Plan): string | undefined {
-  return message.role === "user" && message.content.length === 1
-    ? plan.renamed.get(block.toolUseId)
-    : undefined;
-}
-
 function commandOutput(content: Json): string {
   return typeof content === "string" ? content : stringifyJson(content, undefined, "claude_code");
 }
 
-/** Step 2, for one message: tool results hold text or content blocks; commands get ordinal ids. */
+/**
+ * Step 2, for one message: tool results hold text or content blocks; a
+ * command's output line holds text; commands get ordinal ids.
+ */
 function rewriteMessage(
   message: Message,
   plan: Plan,
+  output: boolean,
   options: ConversionOptions | undefined,
 ): Message {
   let changed = false;
   const content = message.content.map((block): Block => {
     if (block.type === "tool_result") {
-      const renamed = renamedResult(block, message, plan);
-      const output =
-        renamed !== undefined
-          ? commandOutput(block.content)
-          : flattenContent(block.content, options);
-      if (renamed === undefined && output === block.content) return block;
+      const renamed = output ? plan.renamed.get(block.toolUseId) : undefined;
+      const text = output ? commandOutput(block.content) : flattenContent(block.content, options);
+      if (renamed === undefined && text === block.content) return block;
       changed = true;
       const toolUseId = renamed ?? block.toolUseId;
-      return { type: "tool_result", toolUseId, content: output, isError: block.isError };
+      return { type: "tool_result", toolUseId, content: text, isError: block.isError };
     }
     if (block.type === "tool_use" && message.role === "user") {
       warn(options, claudeCodeLoss.userToolUse, "a slash command got a new id");
@@ -294,12 +300,15 @@ function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
         if (block.type === "tool_result") answered.add(block.toolUseId);
     return answered;
   }
-  const placed = new Set<ToolResultBlock>();
+  const walk = newWalk();
   for (const message of messages)
-    for (const split of splitMessage(message, plan, placed, undefined))
+    for (const split of splitMessage(message, plan, walk, undefined))
       for (const block of split.content)
         if (block.type === "tool_result")
-          answered.add(renamedResult(block, split, plan) ?? block.toolUseId);
+          answered.add(
+            (walk.outputs.has(split) ? plan.renamed.get(block.toolUseId) : undefined) ??
+              block.toolUseId,
+          );
   return answered;
 }
 
@@ -334,22 +343,26 @@ function answerCalls(
 function* projectMessages(
   messages: readonly Message[],
   plan: Plan,
+  outputLines: WeakSet<Message>,
   options: ConversionOptions | undefined,
 ): Generator<Message> {
   const answered = answeredIds(messages, plan);
-  const placed = new Set<ToolResultBlock>();
+  const walk = newWalk();
   // Results synthesized for the last assistant message: they go at the front
   // of the next user message, or in a new one right after when there is none.
   let orphans: Message | undefined;
   for (const source of messages)
-    for (const split of splitMessage(source, plan, placed, options)) {
-      let message = rewriteMessage(split, plan, options);
+    for (const split of splitMessage(source, plan, walk, options)) {
+      const output = walk.outputs.has(split);
+      let message = rewriteMessage(split, plan, output, options);
+      if (output) outputLines.add(message);
       if (orphans !== undefined) {
         if (
           message.role === "user" &&
           message.context === undefined &&
+          !output &&
           !isMarker(message) &&
-          !isCommandLine(message, plan.lineCommandIds)
+          !isCommandCall(message)
         )
           message = { ...message, content: [...orphans.content, ...message.content] };
         else yield orphans;
@@ -361,11 +374,11 @@ function* projectMessages(
   if (orphans !== undefined) yield orphans;
 }
 
-/** One conversation as the writer walks it: its messages (each loss reported as reached) and its command lines. */
+/** One conversation as the writer walks it: its messages (each loss reported as reached). */
 export interface ConversationPlan {
   readonly messages: Iterable<Message>;
-  /** Ids of the tool_use / tool_result blocks written as command markup. */
-  readonly commandIds: ReadonlySet<string>;
+  /** Whether a message of `messages` is a slash command's output, written as markup. */
+  isOutput(message: Message): boolean;
 }
 
 export function planConversation(
@@ -373,5 +386,9 @@ export function planConversation(
   options?: ConversionOptions,
 ): ConversationPlan {
   const plan = planOf(messages);
-  return { messages: projectMessages(messages, plan, options), commandIds: plan.lineCommandIds };
+  const outputLines = new WeakSet<Message>();
+  return {
+    messages: projectMessages(messages, plan, outputLines, options),
+    isOutput: (message) => outputLines.has(message),
+  };
 }

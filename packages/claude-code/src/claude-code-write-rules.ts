@@ -88,12 +88,11 @@ export function isMarker(message: Message): boolean {
   );
 }
 
-/** A user message written as command markup: a lone slash Command, or its output. */
-export function isCommandLine(message: Message, commandIds: ReadonlySet<string>): boolean {
+/** A user message written as slash-command markup: a lone Command call. */
+export function isCommandCall(message: Message): boolean {
   if (message.role !== "user" || message.content.length !== 1) return false;
   const block = message.content[0] as Block;
-  if (block.type === "tool_use") return isUserCommand(block);
-  return block.type === "tool_result" && commandIds.has(block.toolUseId);
+  return block.type === "tool_use" && isUserCommand(block);
 }
 
 /** Meta as the writer writes it (the model is settled by the writer once the messages are). */

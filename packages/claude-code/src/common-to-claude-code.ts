@@ -29,8 +29,8 @@ import {
   writtenLine,
 } from "./claude-code-schema.js";
 import { claudeUuid, claudeUuidHex } from "./claude-code-uuid.js";
-import { planConversation } from "./claude-code-write-plan.js";
-import { isCommandLine, isMarker, writtenMeta } from "./claude-code-write-rules.js";
+import { type ConversationPlan, planConversation } from "./claude-code-write-plan.js";
+import { isCommandCall, isMarker, writtenMeta } from "./claude-code-write-rules.js";
 import { contextKey, importNotice, lineageKey, subagentKey } from "./claude-code-written.js";
 
 export { importNotice } from "./claude-code-written.js";
@@ -52,16 +52,14 @@ function contentToClaude(content: readonly Block[]): Json[] {
   return blocks;
 }
 
-function userContent(message: Message, commandIds: ReadonlySet<string>): Json {
-  if (isCommandLine(message, commandIds)) {
-    const block = message.content[0] as Block;
-    if (block.type === "tool_use") {
-      const input = block.tool.input as { command: string; args?: string };
-      return commandMarkup(input.command, input.args);
-    }
-    if (block.type === "tool_result")
-      return commandOutputMarkup(block.content as string, block.isError);
+function userContent(message: Message, plan: ConversationPlan): Json {
+  const block = message.content[0] as Block;
+  if (isCommandCall(message) && block.type === "tool_use") {
+    const input = block.tool.input as { command: string; args?: string };
+    return commandMarkup(input.command, input.args);
   }
+  if (plan.isOutput(message) && block.type === "tool_result")
+    return commandOutputMarkup(block.content as string, block.isError);
   // Always a block array: Claude Code reads markup only from string content,
   // so a user's text can never be mistaken for a slash command.
   return contentToClaude(message.content);
@@ -156,7 +154,7 @@ function* conversationLines(
         gitBranch,
         agentId,
         type: "user",
-        message: { role: "user", content: userContent(message, plan.commandIds) },
+        message: { role: "user", content: userContent(message, plan) },
         isMeta: message.context === undefined ? undefined : true,
         [contextKey]: message.context,
         uuid,
