@@ -200,15 +200,24 @@ describe("reading what used to vanish silently", () => {
     expect(codes(warnings)).toEqual(["amp.user-usage"]);
   });
   it("reads a time without a zone as UTC, as core's readTimestamp does", () => {
-    const { transcript } = read([
-      {
-        role: "assistant",
-        content: [],
-        state: { type: "complete", stopReason: "end_turn" },
-        usage: { timestamp: "2026-01-12T01:02:03", inputTokens: 1, outputTokens: 1 },
-      },
-    ]);
-    expect(transcript.messages[0]?.timestamp).toBe("2026-01-12T01:02:03.000Z");
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      const { transcript } = read([
+        {
+          role: "assistant",
+          content: [],
+          state: { type: "complete", stopReason: "end_turn" },
+          usage: { timestamp: "2026-01-12T01:02:03", inputTokens: 1, outputTokens: 1 },
+        },
+      ]);
+      // In a zone west of UTC, so a local-time reading would be hours off.
+      expect(new Date("2026-05-01T09:30:00").getTimezoneOffset()).not.toBe(0);
+      expect(transcript.messages[0]?.timestamp).toBe("2026-01-12T01:02:03.000Z");
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
 

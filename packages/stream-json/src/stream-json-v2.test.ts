@@ -279,6 +279,26 @@ describe("subagents in the Claude dialect", () => {
   });
 });
 
+describe("line times through core's readTimestamp", () => {
+  it("reads a timestamp without a zone as UTC, never as local time", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      const text = `${line({
+        type: "user",
+        message: { role: "user", content: "hi" },
+        timestamp: "2026-05-01T09:30:00",
+      })}\n`;
+      // In a zone west of UTC, so a local-time reading would be hours off.
+      expect(new Date("2026-05-01T09:30:00").getTimezoneOffset()).not.toBe(0);
+      expect(read(text).transcript.messages[0]?.timestamp).toBe("2026-05-01T09:30:00.000Z");
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
+
 describe("streamJsonHarness.serializeChunks", () => {
   it("concatenates to serialize(fromCommon(t)) in both dialects", () => {
     fc.assert(
