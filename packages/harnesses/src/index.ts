@@ -4,13 +4,21 @@
 // cross-harness laws all read this registry and nothing else.
 import { ampHarness } from "@txcript/amp";
 import { claudeCodeHarness } from "@txcript/claude-code";
+import { codexHarness } from "@txcript/codex";
 import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
+import { geminiCliHarness } from "@txcript/gemini-cli";
+import { opencodeHarness } from "@txcript/opencode";
+import { piHarness } from "@txcript/pi";
 import { streamJsonHarness } from "@txcript/stream-json";
 
 export const harnessDefinitions: readonly AnyHarness[] = [
   commonHarness,
   ampHarness,
+  opencodeHarness,
   claudeCodeHarness,
+  codexHarness,
+  piHarness,
+  geminiCliHarness,
   streamJsonHarness,
 ];
 
