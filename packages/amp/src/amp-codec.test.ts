@@ -9,7 +9,11 @@ describeCodecLaws({ codec: ampCodec, project: ampProject, samples: fixtureSample
 
 describe("amp: law 1's samples", () => {
   it("are every in-repo fixture, by name", () => {
-    expect(fixtureNames()).toEqual(["export-thread.json", "legacy-thread.json"]);
+    expect(fixtureNames()).toEqual([
+      "export-thread.json",
+      "legacy-thread.json",
+      "read-gaps-thread.json",
+    ]);
   });
   it.skipIf(!existsSync(realExport))(
     `include the real export ${existsSync(realExport) ? "" : "(skipped: ../shared/real is absent)"}`,

@@ -33,7 +33,11 @@ function pairing(transcript: Transcript): { calls: number; unpaired: string[] } 
 
 describe("fixtures/amp", () => {
   it("has the legacy-era and export-era fixtures", () => {
-    expect(fixtureNames()).toEqual(["export-thread.json", "legacy-thread.json"]);
+    expect(fixtureNames()).toEqual([
+      "export-thread.json",
+      "legacy-thread.json",
+      "read-gaps-thread.json",
+    ]);
   });
   for (const name of fixtureNames()) {
     describe(name, () => {
@@ -151,6 +155,47 @@ describe("fixtures/amp", () => {
       encrypted: "gAAAAABenc",
       provider: "openai",
     });
+  });
+
+  it("read-gaps-thread reads what used to vanish silently, or names each kind it drops (issue 13)", () => {
+    const { transcript, warnings } = read(path.join(fixturesDir, "read-gaps-thread.json"));
+    // String content is one text block, on a prompt and on an assistant turn.
+    expect(transcript.messages[0]?.content).toEqual([
+      { type: "text", text: "Run the two checks, then stop." },
+    ]);
+    expect(transcript.messages[3]?.content).toEqual([
+      { type: "text", text: "The checks did not run." },
+    ]);
+    expect(transcript.messages.map((message) => message.stopReason)).toEqual([
+      undefined,
+      "tool_use",
+      undefined,
+      "error",
+      undefined,
+      undefined,
+    ]);
+    // A zone-less usage time is UTC.
+    expect(transcript.messages[1]?.timestamp).toBe("2026-01-13T10:26:42.000Z");
+    expect(transcript.messages[3]?.usage?.cacheReadInputTokens).toBe(0);
+    expect(
+      warnings
+        .filter(
+          (warning) =>
+            !warning.code.endsWith("bookkeeping") && warning.code !== "amp.thread-metadata",
+        )
+        .map((warning) => [warning.code, warning.message, warning.count]),
+    ).toEqual([
+      ["amp.incomplete-usage", "a usage without both token counts was not carried", 1],
+      ["amp.status-collapsed", 'a "cancelled" tool run became an error result', 1],
+      ["amp.status-collapsed", 'a "rejected-by-user" tool run became an error result', 1],
+      ["amp.user-usage", "a user message's usage was not carried", 1],
+      [
+        "amp.inexact-cache-count",
+        "a cacheReadInputTokens that is not a token count was read as 0",
+        1,
+      ],
+      ["amp.assistant-state", "an unfinished (streaming) assistant turn has no stop reason", 1],
+    ]);
   });
 });
 
