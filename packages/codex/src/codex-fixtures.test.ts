@@ -39,6 +39,26 @@ describe("fixtures/codex", () => {
       expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(expected);
     });
   }
+  it("does not claim other harnesses' files", () => {
+    const root = path.join(repoRoot, "fixtures");
+    let checked = 0;
+    for (const harness of readdirSync(root)) {
+      if (harness === "codex" || harness === "hostile") continue;
+      for (const name of readdirSync(path.join(root, harness))) {
+        const file = path.join(root, harness, name);
+        if (!/\.(jsonl?|txt)$/.test(name)) continue;
+        let text: string;
+        try {
+          text = readFileSync(file, "utf8");
+        } catch {
+          continue;
+        }
+        expect(codexCodec.detect(text), `${harness}/${name}`).toBe(false);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
   it("reads the zstd copy of a rollout as the same text (a zstd 1.5.4 frame, decoded by fzstd)", () => {
     const bytes = readFileSync(path.join(directory, "exec-legacy.jsonl.zst"));
     expect(isZstd(bytes)).toBe(true);

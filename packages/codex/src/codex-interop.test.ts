@@ -44,6 +44,34 @@ const sessions: NamedTranscript[] = [
   ...(await realForeignTranscripts()),
   ...generatedTranscripts(6),
   {
+    // fromCommon keeps lineage as an extra session_meta key: Codex must still take the file.
+    name: "with lineage",
+    transcript: {
+      meta: {
+        id: "T-2f0c",
+        timestamp: "2026-02-01T00:00:00.000Z",
+        lineage: {
+          harness: "amp",
+          id: "T-2f0c",
+          txcriptVersion: "0.1.0",
+          convertedAt: "2026-02-02T00:00:00.000Z",
+        },
+      },
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "where from?" }],
+          timestamp: "2026-02-01T00:00:01.000Z",
+        },
+        {
+          role: "assistant",
+          content: [{ type: "text", text: "from Amp" }],
+          timestamp: "2026-02-01T00:00:02.000Z",
+        },
+      ],
+    },
+  },
+  {
     name: "minimal (no cwd, version or model)",
     transcript: {
       meta: { id: "minimal", timestamp: "2026-01-01T00:00:00.000Z" },

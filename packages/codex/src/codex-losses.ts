@@ -100,11 +100,6 @@ export const codexLoss = {
     "unsupported",
     "Subagent conversations are dropped: Codex keeps each in a rollout of its own.",
   ),
-  lineage: loss(
-    "codex.lineage",
-    "unsupported",
-    "Where a session came from (lineage) is dropped: session_meta has no slot for it.",
-  ),
   title: loss(
     "codex.title",
     "degraded",

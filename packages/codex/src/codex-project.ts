@@ -336,6 +336,7 @@ export function codexProject(transcript: Transcript): Transcript {
   if (meta.gitBranch !== undefined && meta.gitBranch !== "") projected.gitBranch = meta.gitBranch;
   if (meta.cliVersion !== undefined && meta.cliVersion !== cliVersionPlaceholder)
     projected.cliVersion = meta.cliVersion;
+  if (meta.lineage !== undefined) projected.lineage = meta.lineage;
   const model = state.sawAssistant ? state.first : meta.model;
   if (model !== undefined) projected.model = model;
   return { meta: projected, messages: group(units) };

@@ -10,6 +10,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  type Lineage,
   type Message,
   type Meta,
   ownValue,
@@ -36,6 +37,20 @@ export type CodexReadOptions = ConversionOptions;
 
 /** What the writer puts in cli_version when the transcript names none; reads back as none. */
 export const unknownCliVersion = "0.0.0-txcript";
+
+/** The session_meta key where txcript keeps where a session came from (Meta.lineage). */
+export const lineageKey = "txcript_lineage";
+
+function lineageOf(payload: JsonObject): Lineage | undefined {
+  const value = objectAt(payload, lineageKey);
+  if (value === undefined) return undefined;
+  const harnessName = stringAt(value, "harness");
+  const id = stringAt(value, "id");
+  const txcriptVersion = stringAt(value, "txcriptVersion");
+  const convertedAt = readTimestamp(ownValue(value, "convertedAt"));
+  if (!harnessName || !id || !txcriptVersion || convertedAt === undefined) return undefined;
+  return { harness: harnessName, id, txcriptVersion, convertedAt };
+}
 
 /** Line types that are bookkeeping, not conversation: skipped without a warning. */
 const bookkeepingLines = new Set([
@@ -279,6 +294,8 @@ function readMeta(payload: JsonObject, fallbackTimestamp: string): Meta {
   if (cwd !== undefined && cwd !== "") meta.cwd = cwd;
   const branch = stringAt(objectAt(payload, "git") ?? {}, "branch");
   if (branch !== undefined && branch !== "") meta.gitBranch = branch;
+  const lineage = lineageOf(payload);
+  if (lineage !== undefined) meta.lineage = lineage;
   const version = stringAt(payload, "cli_version");
   if (version !== undefined && version !== unknownCliVersion) meta.cliVersion = version;
   return meta;

@@ -4,25 +4,24 @@
 // them as lines; consecutive text of one side becomes one message item, so
 // messages Codex would merge anyway are written the same either way.
 import {
-  type Block,
   type ConversionOptions,
-  type ImageBlock,
-  isJsonObject,
   type Json,
   type JsonObject,
-  jsonEqual,
   type Message,
-  ownValue,
   stringifyJson,
-  type TextBlock,
-  type Tool,
   type Transcript,
   type Usage,
   warn,
 } from "@txcript/core";
+import {
+  contentItems,
+  isCodexOutputItems,
+  isRunBlock,
+  type RunBlock,
+  sameTool,
+} from "./codex-content.js";
 import { injectedSource, type Side } from "./codex-items.js";
 import { codexLoss } from "./codex-losses.js";
-import { codexSessionId } from "./codex-paths.js";
 import { harness } from "./codex-schema.js";
 import {
   type CodexCall,
@@ -30,8 +29,6 @@ import {
   commonToolToCodex,
   namespacedName,
 } from "./codex-tools.js";
-
-export type RunBlock = TextBlock | ImageBlock;
 
 /** Writing options the units read (see CodexWriteOptions). */
 export interface CodexUnitOptions extends ConversionOptions {
@@ -46,36 +43,6 @@ export type Unit =
   | { kind: "compaction"; payload: JsonObject; timestamp: string }
   | { kind: "usage"; usage: Usage; timestamp: string };
 
-/** A Codex tool output as it is: a string, or a non-empty list of Codex content items. */
-export function isCodexOutputItems(content: Json): boolean {
-  return (
-    Array.isArray(content) &&
-    content.length > 0 &&
-    content.every((item) => {
-      if (!isJsonObject(item)) return false;
-      const keys = Object.keys(item).sort().join(",");
-      const type = ownValue(item, "type");
-      if (type === "input_text")
-        return keys === "text,type" && typeof ownValue(item, "text") === "string";
-      return (
-        type === "input_image" &&
-        keys === "image_url,type" &&
-        typeof ownValue(item, "image_url") === "string"
-      );
-    })
-  );
-}
-
-function sameTool(left: Tool, right: Tool): boolean {
-  if (left.name !== right.name) return false;
-  if (left.name === "Raw" && right.name === "Raw" && left.toolName !== right.toolName) return false;
-  return jsonEqual(left.input, right.input);
-}
-
-function isRunBlock(block: Block): block is RunBlock {
-  return block.type === "text" || block.type === "image";
-}
-
 /** What the reader has open: a message of one side, begun by Common message `index`. */
 interface Open {
   side: Side;
@@ -83,7 +50,7 @@ interface Open {
   timestamp: string;
 }
 
-class UnitWriter {
+export class UnitWriter {
   open: Open | undefined;
   /** The run being written: its side, and whether the reader takes it as injected context. */
   run: { side: Side; injected: boolean } | undefined;
@@ -361,123 +328,4 @@ class UnitWriter {
     flush();
     return items;
   }
-}
-
-export function contentItems(blocks: readonly RunBlock[], role: Side): JsonObject[] {
-  return blocks.map(
-    (block): JsonObject =>
-      block.type === "text"
-        ? { type: role === "assistant" ? "output_text" : "input_text", text: block.text }
-        : {
-            type: "input_image",
-            image_url: `data:${block.source.mediaType};base64,${block.source.data}`,
-          },
-  );
-}
-
-/** The units of `transcript`, in order, warning of each loss through `options`. */
-export function* writeUnits(
-  transcript: Transcript,
-  options: ConversionOptions | undefined,
-): Generator<Unit> {
-  const writer = new UnitWriter(transcript, options);
-  const { meta } = transcript;
-  const id = codexSessionId(meta.id, meta.timestamp);
-  if (id !== meta.id)
-    writer.warn("foreignSessionId", `session id ${meta.id} became ${id}`, "$.meta.id");
-  if (meta.title !== undefined)
-    writer.warn("title", "the title goes to session_index.jsonl, not the rollout", "$.meta.title");
-  if (meta.lineage !== undefined)
-    writer.warn("lineage", "the lineage was dropped", "$.meta.lineage");
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
-    writer.warn("subagents", "subagent conversations were dropped", "$.subagents");
-  if (meta.cwd === "" || meta.gitBranch === "")
-    writer.warn("emptyField", "an empty cwd or git branch reads back as none", "$.meta");
-
-  for (const [index, message] of transcript.messages.entries()) {
-    const path = `$.messages[${index}]`;
-    if (message.stopReason !== undefined)
-      writer.warn("stopReason", "the stop reason was dropped", path);
-    if (
-      message.role === "user" &&
-      message.context === undefined &&
-      (message.model !== undefined || message.usage !== undefined)
-    )
-      writer.warn("userMessageFields", "a user message's model or usage was dropped", path);
-    if (message.content.length === 0) {
-      writer.warn("emptyMessage", "an empty message was dropped", path);
-      continue;
-    }
-    let sides = new Set<Side>();
-    let assistant = 0;
-    if (message.context !== undefined) {
-      yield* writer.context(message, index, path);
-      const rest = message.content.filter((block) => !isRunBlock(block));
-      if (rest.length > 0) {
-        writer.warn("sideSplit", "blocks beside context text became messages of their own", path);
-        const restMessage: Message = {
-          role: message.role,
-          content: rest,
-          timestamp: message.timestamp,
-        };
-        if (message.model !== undefined) restMessage.model = message.model;
-        yield* writer.blocks(restMessage, index, path, false);
-      }
-      continue;
-    }
-    const compactions = message.content.filter((block) => block.type === "compaction");
-    if (
-      compactions.length > 0 &&
-      (compactions.length !== message.content.length || message.role !== "user")
-    )
-      writer.warn("sideSplit", "a compaction marker shares its message with other blocks", path);
-    const state = yield* writer.blocks(message, index, path, false);
-    sides = state.sides;
-    assistant = state.assistant;
-    for (const block of compactions) {
-      if (block.type !== "compaction") continue;
-      if (
-        block.trigger !== undefined ||
-        block.preTokens !== undefined ||
-        (block.history?.length ?? 0) > 0
-      )
-        writer.warn(
-          "compactionFields",
-          "compaction fields the rollout cannot hold were dropped",
-          path,
-        );
-      const payload: JsonObject = { message: block.summary };
-      if (block.history !== undefined)
-        payload.replacement_history = writer.history(block.history, path);
-      writer.open = undefined;
-      writer.run = undefined;
-      yield { kind: "compaction", payload, timestamp: message.timestamp };
-    }
-    if (sides.size > 1 || (sides.size === 1 && !sides.has(message.role)))
-      writer.warn("sideSplit", "the message's blocks went to both sides", path);
-    if (sides.size === 0 && compactions.length === 0)
-      writer.warn("emptyMessage", "a message with nothing Codex can hold was dropped", path);
-    if (message.role === "assistant" && message.usage !== undefined) {
-      if (assistant === 0)
-        writer.warn("emptyMessage", "usage of a message with no assistant item was dropped", path);
-      else {
-        if (message.usage.costUsd !== undefined)
-          writer.warn("cost", "the recorded cost was dropped", path);
-        if (message.usage.reasoningOutputTokens === 0)
-          writer.warn(
-            "zeroReasoningTokens",
-            "a reasoning token count of 0 reads back as none",
-            path,
-          );
-        writer.open = undefined;
-        writer.run = undefined;
-        const timestamp = writer.assistantTimestamp ?? message.timestamp;
-        writer.open = undefined;
-        yield { kind: "usage", usage: message.usage, timestamp };
-      }
-    }
-  }
-  // A session with no response still records its model, in a turn context at the end.
-  if (!writer.sawAssistant && meta.model !== undefined)
-    yield { kind: "turn", model: meta.model, timestamp: meta.timestamp };
 }

@@ -11,10 +11,12 @@ import {
   type Transcript,
   type Usage,
 } from "@txcript/core";
+import { contentItems, type RunBlock } from "./codex-content.js";
 import { codexSessionId } from "./codex-paths.js";
 import { type CodexLinesRollout, harness, writtenLine } from "./codex-schema.js";
-import { unknownCliVersion } from "./codex-to-common.js";
-import { contentItems, type RunBlock, type Unit, writeUnits } from "./codex-units.js";
+import { lineageKey, unknownCliVersion } from "./codex-to-common.js";
+import { writeUnits } from "./codex-unit-stream.js";
+import type { Unit } from "./codex-units.js";
 
 export interface CodexWriteOptions extends ConversionOptions {
   /**
@@ -99,6 +101,8 @@ export function* commonToCodexLines(
   };
   if (meta.gitBranch !== undefined && meta.gitBranch !== "")
     sessionMeta.git = { branch: meta.gitBranch };
+  // Codex 0.142.5 and 0.171.0 ignore keys they do not know here (checked by the interop test).
+  if (meta.lineage !== undefined) sessionMeta[lineageKey] = { ...meta.lineage };
   yield line(meta.timestamp, "session_meta", sessionMeta);
 
   // Codex lists a session only when a user_message echo comes early: the first prompt's goes here.
