@@ -95,6 +95,7 @@ const cases: Record<string, () => Warning[]> = {
       { id: "same", messages: [] },
     ],
   }),
+  "claude_code.synthetic-model": writing([assistant([], { model: "<synthetic>" })]),
   "claude_code.usage-extras": writing([
     assistant([], {
       usage: {

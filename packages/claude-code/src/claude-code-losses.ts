@@ -50,6 +50,11 @@ export const claudeCodeLoss = {
     "unsupported",
     "Model, stop reason and usage on a user message are dropped: Claude Code user lines have no place for them.",
   ),
+  syntheticModel: loss(
+    "claude_code.synthetic-model",
+    "degraded",
+    'An assistant model named "" or "<synthetic>" reads back as none: Claude Code marks its own API-error lines with "<synthetic>".',
+  ),
   usageExtras: loss(
     "claude_code.usage-extras",
     "unsupported",

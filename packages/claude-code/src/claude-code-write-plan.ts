@@ -22,6 +22,7 @@ import {
   hasUsageExtras,
   isCommandCall,
   isMarker,
+  isReservedModel,
   isUserCommand,
   normalizeThinking,
   userMessage,
@@ -89,7 +90,11 @@ function isPlain(message: Message, plan: Plan): boolean {
       message.usage !== undefined)
   )
     return false;
-  if (!user && (message.context !== undefined || hasUsageExtras(message))) return false;
+  if (
+    !user &&
+    (message.context !== undefined || hasUsageExtras(message) || isReservedModel(message.model))
+  )
+    return false;
   for (const block of message.content) {
     if (block.type === "thinking" || block.type === "compaction") return false;
     if (block.type === "tool_result" && (!user || plan.commandResults.has(block.toolUseId)))
@@ -119,6 +124,15 @@ function splitMessage(
       "dropped the context mark of an assistant message",
     );
     const { context: _, ...rest } = message;
+    return splitMessage(rest, plan, walk, options);
+  }
+  if (message.role === "assistant" && isReservedModel(message.model)) {
+    warn(
+      options,
+      claudeCodeLoss.syntheticModel,
+      `dropped the model name ${JSON.stringify(message.model)}`,
+    );
+    const { model: _, ...rest } = message;
     return splitMessage(rest, plan, walk, options);
   }
   if (message.role === "assistant" && hasUsageExtras(message)) {

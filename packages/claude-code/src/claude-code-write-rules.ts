@@ -43,6 +43,11 @@ export function normalizeThinking(
     : { type: "thinking", text: "", encrypted: block.encrypted as string, provider: "anthropic" };
 }
 
+/** A model name Claude Code reads as none: empty, or its own "<synthetic>" (API error lines). */
+export function isReservedModel(model: string | undefined): boolean {
+  return model === "" || model === "<synthetic>";
+}
+
 export function hasUsageExtras(message: Message): boolean {
   return (
     message.usage !== undefined &&

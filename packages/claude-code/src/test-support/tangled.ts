@@ -2,8 +2,9 @@
 // the core generators rarely make: slash commands and results sharing a
 // small pool of ids (repeated commands, results on assistant messages, lone
 // results of commands in other messages), compaction blocks among other
-// blocks, context marks on any message, thinking of every kind.
-import type { Block, Message, Transcript } from "@txcript/core";
+// blocks, context marks on any message, thinking of every kind, usage with
+// cost, synthetic models, and subagents with repeated, unsafe and nested ids.
+import type { Block, Message, Subagent, Transcript } from "@txcript/core";
 import fc from "fast-check";
 
 const ids = ["a", "b"];
@@ -22,6 +23,7 @@ const block: fc.Arbitrary<Block> = fc.oneof(
     { type: "thinking", text: "", encrypted: "e" },
     { type: "thinking", text: "x", signature: "s", provider: "openai" },
     { type: "compaction", summary: "s", trigger: "auto" },
+    { type: "compaction", summary: "", preTokens: 3, history: [] },
   ),
   fc.tuple(id, fc.constantFrom("/model", "review"), fc.constantFrom(undefined, "", "x")).map(
     ([use, command, args]): Block => ({
@@ -63,18 +65,66 @@ const message: fc.Arbitrary<Message> = fc
       fc.constantFrom({ kind: "injected" as const }, { kind: "system" as const }),
       { freq: 4 },
     ),
-    model: fc.option(fc.constant("m"), { freq: 3 }),
+    model: fc.option(fc.constantFrom("m", "<synthetic>"), { freq: 3 }),
+    usage: fc.option(
+      fc.record(
+        {
+          inputTokens: fc.nat(9),
+          outputTokens: fc.nat(9),
+          cacheReadInputTokens: fc.nat(9),
+          cacheCreationInputTokens: fc.nat(9),
+          costUsd: fc.constant(0.25),
+        },
+        {
+          requiredKeys: [
+            "inputTokens",
+            "outputTokens",
+            "cacheReadInputTokens",
+            "cacheCreationInputTokens",
+          ],
+        },
+      ),
+      { freq: 3 },
+    ),
   })
-  .map(({ role, content, context, model }) => {
+  .map(({ role, content, context, model, usage }) => {
     const built: Message = { role, content, timestamp: at };
     if (context !== null) built.context = context;
     if (model !== null) built.model = model;
+    if (usage !== null) built.usage = usage;
     return built;
   });
 
+const subagent: fc.Arbitrary<Subagent> = fc.letrec<{ subagent: Subagent }>((tie) => ({
+  subagent: fc
+    .record({
+      id: fc.constantFrom("s1", "s1", "bad id/x", "s1-2"),
+      toolUseId: fc.option(id, { freq: 2 }),
+      title: fc.option(fc.constantFrom("", "T"), { freq: 2 }),
+      messages: fc.array(message, { maxLength: 3 }),
+      subagents: fc.option(fc.array(tie("subagent"), { maxLength: 2 }), {
+        freq: 4,
+        depthSize: "small",
+      }),
+    })
+    .map(({ id: name, toolUseId, title, messages, subagents }) => {
+      const built: Subagent = { id: name, messages };
+      if (toolUseId !== null) built.toolUseId = toolUseId;
+      if (title !== null) built.title = title;
+      if (subagents !== null) built.subagents = subagents;
+      return built;
+    }),
+})).subagent;
+
 export function tangledArbitrary(): fc.Arbitrary<Transcript> {
-  return fc.array(message, { maxLength: 8 }).map((messages) => ({
-    meta: { id: "00000000-0000-4000-8000-0000000000dd", timestamp: at },
-    messages,
-  }));
+  return fc
+    .tuple(
+      fc.array(message, { maxLength: 8 }),
+      fc.option(fc.array(subagent, { maxLength: 3 }), { freq: 2 }),
+    )
+    .map(([messages, subagents]) => ({
+      meta: { id: "00000000-0000-4000-8000-0000000000dd", timestamp: at },
+      messages,
+      ...(subagents === null ? {} : { subagents }),
+    }));
 }
