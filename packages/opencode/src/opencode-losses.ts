@@ -17,22 +17,22 @@ export const opencodeLossList = {
   ),
   sessionMetadata: loss(
     "opencode.session-metadata",
-    "other",
+    "bookkeeping",
     "session keys other than id, title, directory, version, time.created and model.id (slug, projectID, path, parentID, agent, summary, cost and token totals, permission, share, revert, time.updated) have no Common slot",
   ),
   messageBookkeeping: loss(
     "opencode.message-bookkeeping",
-    "other",
+    "bookkeeping",
     "message keys other than role, time.created, modelID, tokens, cost, finish and error (parentID, mode, agent, path, variant, time.completed, summary, system, tools, the model chosen on a user message) have no Common slot",
   ),
   partBookkeeping: loss(
     "opencode.part-bookkeeping",
-    "other",
+    "bookkeeping",
     "part ids and times, step-start/step-finish parts (snapshots, reasons, per-step tokens), text and reasoning metadata beyond a reasoning signature or encrypted content, and the synthetic/ignored flags outside context messages have no Common slot",
   ),
   toolDetails: loss(
     "opencode.tool-details",
-    "other",
+    "bookkeeping",
     "tool-state details (title, metadata, time.start, attachments, a pending call's raw text, the part's provider metadata) have no Common slot",
   ),
   toolStatus: loss(

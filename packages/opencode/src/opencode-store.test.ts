@@ -191,6 +191,15 @@ describe("OpencodeStore over a live WAL database", () => {
     expect(saved).toEqual({ id: parent, path: path.join(directory, "staging", `${parent}.json`) });
     expect(await fs.readFile(saved.path, "utf8")).toBe(opencodeCodec.serialize(native));
     await expect(store.save(native)).rejects.toMatchObject({ code: "CONFLICT" });
+    // What save returns, load finds, before any import (from the staging directory).
+    const foreign = opencodeCodec.fromCommon({
+      meta: { id: "from-claude", timestamp: "2026-01-01T00:00:00.000Z" },
+      messages: [],
+    });
+    const staged = await store.save(foreign);
+    expect(opencodeCodec.serialize(await store.load(staged.id))).toBe(
+      opencodeCodec.serialize(foreign),
+    );
     const unsafe = {
       ...native,
       document: { ...native.document, info: { ...native.document.info, id: "ses/../x" } },

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import {
   type Discovered,
   type Environment,
+  readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -17,7 +18,12 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { opencodeDatabasePath, opencodeDataDir, opencodeStorageDir } from "./opencode-paths.js";
-import { harness, type OpencodeSession, serializeOpencodeExport } from "./opencode-schema.js";
+import {
+  harness,
+  type OpencodeSession,
+  parseOpencodeExport,
+  serializeOpencodeExport,
+} from "./opencode-schema.js";
 import {
   childSessionIds,
   listSessions,
@@ -135,7 +141,7 @@ export class OpencodeStore implements Store<OpencodeSession> {
     return session;
   }
 
-  /** A session by id, with its subagent sessions: from the database, else from the storage tree. */
+  /** A session by id, with its subagent sessions: from the database, else the storage tree, else the staging directory. */
   async load(id: string): Promise<OpencodeSession> {
     const fromDatabase = await this.#withDatabase((database) =>
       this.#fromDatabase(database, id, 0),
@@ -144,6 +150,10 @@ export class OpencodeStore implements Store<OpencodeSession> {
     const stored = (await listStoredSessions(this.storage)).find((session) => session.id === id);
     if (stored !== undefined)
       return { document: await loadStoredSession(this.storage, stored), finalNewline: true };
+    // A session saved (staged) but not imported yet.
+    const staged = safeSessionId.test(id) ? path.join(this.staging, `${id}.json`) : undefined;
+    if (staged !== undefined && existsSync(staged))
+      return parseOpencodeExport(await readTextFile(staged, { harness }), { file: staged });
     throw new TxcriptError("NOT_FOUND", `no OpenCode session ${id}`, {
       harness,
       location: { file: this.root },
