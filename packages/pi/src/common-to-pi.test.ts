@@ -1,8 +1,12 @@
-import type { Transcript, Warning } from "@txcript/core";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Block, Message, Transcript, Warning } from "@txcript/core";
 import { describe, expect, it } from "vitest";
 import { piCodec } from "./pi-codec.js";
 import { piHarness } from "./pi-harness.js";
 import { piSessionId } from "./pi-paths.js";
+import { piProject } from "./pi-project.js";
 import { commonToolToPi, piToolToCommon } from "./pi-tools.js";
 
 const at = "2026-04-01T10:00:00.000Z";
@@ -202,5 +206,78 @@ describe("pi's tools", () => {
         input: { file_path: "a", old_string: "x", new_string: "y", replace_all: true },
       }).name,
     ).toBe("Edit");
+  });
+});
+
+describe("compactions that keep entries", () => {
+  const fixtures = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    "../../../fixtures/pi",
+  );
+  const real = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    "../../../../shared/real/pi",
+  );
+  const files = [
+    path.join(fixtures, "compaction.jsonl"),
+    path.join(fixtures, "v1-linear.jsonl"),
+    ...(existsSync(real) ? readdirSync(real).map((name) => path.join(real, name)) : []),
+  ];
+  it.each(files.map((file) => [path.basename(file), file]))(
+    "%s keeps what pi kept through a write",
+    (_name, file) => {
+      const read = piCodec.toCommon(piCodec.parse(readFileSync(file, "utf8")));
+      const text = piCodec.serialize(piCodec.fromCommon(read));
+      const back = piCodec.toCommon(piCodec.parse(text));
+      expect(back).toEqual(piProject(read));
+      const histories = (transcript: Transcript) =>
+        transcript.messages.flatMap((message) =>
+          message.content.flatMap((block) =>
+            block.type === "compaction" ? [block.history?.length ?? 0] : [],
+          ),
+        );
+      expect(histories(back)).toEqual(histories(read));
+      // And pi is told so: each compaction written with history names an earlier entry to keep from.
+      const compactions = text
+        .split("\n")
+        .filter((line) => line.includes('"type":"compaction"'))
+        .map((line) => JSON.parse(line));
+      for (const [index, compaction] of compactions.entries())
+        expect(compaction.firstKeptEntryId === compaction.id).toBe(
+          (histories(read)[index] ?? 0) === 0,
+        );
+    },
+  );
+
+  it("keeps nothing when the kept messages start with a result that joins earlier results", () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const call = (id: string): Message => ({
+      role: "assistant",
+      content: [{ type: "tool_use", id, tool: { name: "Bash", input: { command: id } } }],
+      timestamp: at,
+    });
+    const result = (id: string, extra: Block[] = []): Message => ({
+      role: "user",
+      content: [...extra, { type: "tool_result", toolUseId: id, content: "ok", isError: false }],
+      timestamp: at,
+    });
+    const kept = [result("b", [{ type: "thinking", text: "dropped on a user message" }])];
+    const transcript: Transcript = {
+      meta: { id: "joins", timestamp: at },
+      messages: [
+        call("a"),
+        result("a"),
+        ...kept,
+        {
+          role: "user",
+          content: [{ type: "compaction", summary: "s", preTokens: 1, history: kept }],
+          timestamp: at,
+        },
+      ],
+    };
+    const back = piCodec.toCommon(piCodec.parse(piCodec.serialize(piCodec.fromCommon(transcript))));
+    expect(back).toEqual(piProject(transcript));
+    const compaction = back.messages.at(-1)?.content[0];
+    expect(compaction?.type === "compaction" && compaction.history).toBe(undefined);
   });
 });

@@ -7,6 +7,7 @@ import {
   type Block,
   type ConversionOptions,
   type Json,
+  jsonEqual,
   type Message,
   stringifyJson,
   type Transcript,
@@ -51,6 +52,42 @@ interface Writer {
   readonly toolNames: ReadonlyMap<string, string>;
   /** Whether the last entry written was a tool result (the next one then reads back into its message). */
   lastWasResult: boolean;
+  readonly messages: readonly Message[];
+  /** The message being written, the id of each message's first entry, and whether that entry joins a results message. */
+  index: number;
+  readonly firstEntries: (string | undefined)[];
+  readonly joinsResults: boolean[];
+}
+
+/** A new entry id, noted as its message's first when it is. */
+function nextId(writer: Writer): string {
+  const id = writer.entryId();
+  if (writer.index >= 0 && writer.index < writer.messages.length)
+    writer.firstEntries[writer.index] ??= id;
+  return id;
+}
+
+/**
+ * The entry a compaction keeps from (firstKeptEntryId): the first entry of
+ * the message its history starts at, when the history is exactly the
+ * messages before it, it stands alone in its message, and that entry starts
+ * a message of its own when read back. Otherwise none: pi keeps nothing.
+ */
+function keptEntry(writer: Writer, block: Block & { type: "compaction" }): string | undefined {
+  const history = block.history;
+  const at = writer.index;
+  const message = writer.messages[at] as Message;
+  if (
+    history === undefined ||
+    history.length === 0 ||
+    history.length > at ||
+    message.content.length !== 1
+  )
+    return undefined;
+  const start = at - history.length;
+  if (writer.joinsResults[start] === true || !jsonEqual(history, writer.messages.slice(start, at)))
+    return undefined;
+  return writer.firstEntries[start];
 }
 
 function entry(
@@ -59,7 +96,7 @@ function entry(
   timestamp: string,
   fields: Record<string, Json | undefined>,
 ): string {
-  const id = writer.entryId();
+  const id = nextId(writer);
   const text = print({ type, id, parentId: writer.parent, timestamp, ...fields });
   writer.parent = id;
   return text;
@@ -92,6 +129,9 @@ function resultEntry(
   block: Block & { type: "tool_result" },
   timestamp: string,
 ): string {
+  // The message's first entry is this result, read back into the results message before it.
+  if (writer.firstEntries[writer.index] === undefined && writer.lastWasResult)
+    writer.joinsResults[writer.index] = true;
   writer.lastWasResult = true;
   return entry(writer, "message", timestamp, {
     message: {
@@ -112,25 +152,28 @@ function compactionEntry(
 ): string {
   writer.lastWasResult = false;
   const hook = block.trigger === "extension";
-  if (
-    block.history !== undefined ||
-    (block.trigger !== undefined && !hook) ||
-    block.preTokens === undefined
-  )
+  if (block.history !== undefined)
+    warn(
+      writer.options,
+      piLoss.compactionHistory,
+      "a compaction's history is written as the entries pi keeps after it",
+    );
+  if ((block.trigger !== undefined && !hook) || block.preTokens === undefined)
     warn(
       writer.options,
       piLoss.compactionHistory,
       "a compaction keeps its summary and token count",
     );
-  const id = writer.entryId();
-  // firstKeptEntryId names the compaction itself: pi keeps nothing from before it, the summary stands for all of it.
+  const kept = keptEntry(writer, block);
+  const id = nextId(writer);
+  // Keeping nothing, firstKeptEntryId names the compaction itself: the summary stands for all that came before.
   const text = print({
     type: "compaction",
     id,
     parentId: writer.parent,
     timestamp,
     summary: block.summary,
-    firstKeptEntryId: id,
+    firstKeptEntryId: kept ?? id,
     tokensBefore: block.preTokens ?? 0,
     ...(hook ? { fromHook: true } : {}),
   });
@@ -300,6 +343,10 @@ export function* commonToPiLines(
     parent: null,
     toolNames: toolNamesOf(transcript),
     lastWasResult: false,
+    messages,
+    index: -1,
+    firstEntries: [],
+    joinsResults: [],
   };
   // The session model only: pi itself takes the model to resume with from the last assistant message.
   const modelId = meta.model ?? "";
@@ -327,10 +374,13 @@ export function* commonToPiLines(
     });
     writer.parent = id;
   }
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
+    writer.index = index;
+    writer.joinsResults[index] = false;
     if (message.role === "user") yield* userEntries(writer, message);
     else yield* assistantEntries(writer, message);
   }
+  writer.index = messages.length;
   if (meta.title !== undefined) {
     if (meta.title.trim() === "")
       warn(options, piLoss.blankTitle, "a blank title reads back as none");

@@ -84,7 +84,7 @@ export const piLoss = {
   compactionFields: loss(
     "pi.compaction-fields",
     "degraded",
-    "A compaction keeps its summary and token count; which entries it kept (firstKeptEntryId) and its details are not kept.",
+    "The details of a compaction (files read and modified) are not kept; its summary, token count and the messages it kept (as history) are.",
   ),
   // Writing (Common → pi).
   foreignSessionId: loss(
@@ -177,7 +177,7 @@ export const piLoss = {
   compactionHistory: loss(
     "pi.compaction-history",
     "degraded",
-    "A compaction's replacement history and its trigger (other than an extension's) are not written; a missing token count reads back as 0.",
+    "A compaction's history is written as the entries pi keeps after its summary (kept only when it is exactly the messages before it); its trigger (other than an extension's) is not written; a missing token count reads back as 0.",
   ),
 } as const;
 

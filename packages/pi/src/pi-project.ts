@@ -10,6 +10,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  jsonEqual,
   type Message,
   type Meta,
   stringifyJson,
@@ -255,33 +256,61 @@ function projectMeta(meta: Meta): Meta {
   return out;
 }
 
+/**
+ * pi.compaction-history: a compaction keeps a history only when it is
+ * exactly the messages before it, it stands alone in its message, and the
+ * first of those messages does not begin with a result joining earlier
+ * results; it then reads back as copies of what those messages read back as.
+ */
+function historyKept(
+  messages: readonly Message[],
+  at: number,
+  joins: readonly boolean[],
+): number | undefined {
+  const message = messages[at] as Message;
+  const block = message.content[0];
+  if (message.content.length !== 1 || block?.type !== "compaction") return undefined;
+  const history = block.history;
+  if (history === undefined || history.length === 0 || history.length > at) return undefined;
+  const start = at - history.length;
+  return !joins[start] && jsonEqual(history, messages.slice(start, at)) ? start : undefined;
+}
+
 /** The transcript a pi session written by fromCommon reads back as (pi.subagents: none). */
 export function piProject(transcript: Transcript): Transcript {
-  const pieces = transcript.messages.flatMap((message) =>
-    message.role === "user" ? userPieces(message) : assistantPieces(message),
-  );
+  const source = transcript.messages;
   const messages: Message[] = [];
+  /** Where each source message's first piece lands among the read-back messages (undefined: it has none). */
+  const landing: (number | undefined)[] = [];
+  const joins: boolean[] = [];
   let results: Message | undefined;
-  for (const piece of pieces) {
-    if (piece.kind === "result") {
-      const block = piece.block as Block & { type: "tool_result" };
-      const read: Block = { ...block, content: projectResultContent(block.content) };
-      // Consecutive tool result entries read back as one message.
-      if (results !== undefined) results.content.push(read);
-      else {
-        results = { role: "user", content: [read], timestamp: piece.timestamp };
-        messages.push(results);
+  for (const [index, message] of source.entries()) {
+    const pieces = message.role === "user" ? userPieces(message) : assistantPieces(message);
+    joins[index] = pieces[0]?.kind === "result" && results !== undefined;
+    for (const [ordinal, piece] of pieces.entries()) {
+      if (piece.kind === "result") {
+        const block = piece.block as Block & { type: "tool_result" };
+        const read: Block = { ...block, content: projectResultContent(block.content) };
+        // Consecutive tool result entries read back as one message.
+        if (results !== undefined) results.content.push(read);
+        else {
+          results = { role: "user", content: [read], timestamp: piece.timestamp };
+          messages.push(results);
+        }
+        if (ordinal === 0) landing[index] = messages.length - 1;
+        continue;
       }
-      continue;
+      results = undefined;
+      if (ordinal === 0) landing[index] = messages.length;
+      if (piece.kind === "compaction") {
+        const start = historyKept(source, index, joins);
+        const from = start === undefined ? undefined : landing[start];
+        const block = projectCompaction(piece.block as CompactionBlock);
+        if (from !== undefined && from < messages.length)
+          (block as CompactionBlock).history = structuredClone(messages.slice(from));
+        messages.push({ role: "user", content: [block], timestamp: piece.timestamp });
+      } else messages.push(piece.message);
     }
-    results = undefined;
-    if (piece.kind === "compaction")
-      messages.push({
-        role: "user",
-        content: [projectCompaction(piece.block as CompactionBlock)],
-        timestamp: piece.timestamp,
-      });
-    else messages.push(piece.message);
   }
   return { meta: projectMeta(transcript.meta), messages };
 }

@@ -103,13 +103,17 @@ const sessions: NamedTranscript[] = [
 
 const commands = [{ type: "get_state" }, { type: "get_messages" }, { type: "get_session_stats" }];
 
-/** What pi's stats must say, from the projected transcript: the messages after the last compaction. */
+/** What pi's stats must say, from the projected transcript: the messages pi keeps after the last compaction. */
 function expectedFromCommon(transcript: Transcript) {
   const messages = transcript.messages;
   const last = messages.findLastIndex((message) =>
     message.content.some((block) => block.type === "compaction"),
   );
-  const tail: Message[] = messages.slice(last + 1);
+  // pi's context after a compaction: its summary, the messages it kept (its history), and what follows.
+  const compaction =
+    last < 0 ? undefined : messages[last]?.content.find((block) => block.type === "compaction");
+  const kept = compaction?.type === "compaction" ? (compaction.history ?? []) : [];
+  const tail: Message[] = [...kept, ...messages.slice(last + 1)];
   const assistants = tail.filter((message) => message.role === "assistant");
   const callIds = assistants.flatMap((message) =>
     message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),

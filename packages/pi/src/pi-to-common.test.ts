@@ -69,7 +69,19 @@ describe.skipIf(!existsSync(realDirectory))(
         expect(
           all.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : [])),
         ).toEqual(raw.results);
-        expect(all.filter((block) => block.type === "compaction")).toHaveLength(sample.compactions);
+        const compactions = all.filter((block) => block.type === "compaction");
+        expect(compactions).toHaveLength(sample.compactions);
+        // Each keeps the messages pi sends after its summary, copies of messages that precede it.
+        for (const compaction of compactions) {
+          expect(compaction.history?.length).toBeGreaterThan(0);
+          const at = transcript.messages.findIndex((message) =>
+            message.content.includes(compaction),
+          );
+          const before = transcript.messages.slice(0, at);
+          expect(before.slice(before.length - (compaction.history?.length ?? 0))).toEqual(
+            compaction.history,
+          );
+        }
       });
 
     it("reads the v1 session's tools as canonical ones and its shell runs as injected context", () => {

@@ -5,8 +5,8 @@
 // session_info name. Never throws on a parsed session.
 import {
   type Block,
+  type CompactionBlock,
   type ConversionOptions,
-  contextKinds,
   type JsonObject,
   type Lineage,
   type Message,
@@ -27,6 +27,7 @@ import {
   readUserContent,
 } from "./pi-content.js";
 import { piLoss } from "./pi-losses.js";
+import { readLineage, readTitle, recordedContext } from "./pi-read-meta.js";
 import { countAt, objectAt, type PiSession, stringAt } from "./pi-schema.js";
 import { selectPath } from "./pi-tree.js";
 
@@ -41,37 +42,6 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** The context txcript recorded in an extension message's details, if that is all they hold. */
-function recordedContext(details: JsonObject | undefined): MessageContext | undefined {
-  const mark = details === undefined ? undefined : objectAt(details, "txcript");
-  const context = mark === undefined ? undefined : objectAt(mark, "context");
-  if (details === undefined || Object.keys(details).length !== 1 || mark === undefined)
-    return undefined;
-  if (context === undefined || Object.keys(mark).length !== 1) return undefined;
-  const kind = stringAt(context, "kind");
-  const source = stringAt(context, "source");
-  const keys = Object.keys(context).filter((key) => key !== "kind" && key !== "source");
-  if (keys.length > 0 || !contextKinds.includes(kind as MessageContext["kind"])) return undefined;
-  if (Object.hasOwn(context, "source") && (source === undefined || source === "")) return undefined;
-  return { kind: kind as MessageContext["kind"], ...(source === undefined ? {} : { source }) };
-}
-
-function readLineage(data: JsonObject | undefined): Lineage | undefined {
-  if (data === undefined) return undefined;
-  const keys = ["harness", "id", "txcriptVersion", "convertedAt"];
-  if (Object.keys(data).length !== keys.length) return undefined;
-  const values = keys.map((key) => stringAt(data, key));
-  if (values.some((value) => value === undefined || value === "")) return undefined;
-  const [harness, id, txcriptVersion, convertedAt] = values as string[];
-  if (isoTimestamp(convertedAt) !== convertedAt) return undefined;
-  return {
-    harness: harness as string,
-    id: id as string,
-    txcriptVersion: txcriptVersion as string,
-    convertedAt: convertedAt as string,
-  };
-}
-
 interface Reader {
   readonly options: ConversionOptions | undefined;
   readonly version: number;
@@ -83,6 +53,11 @@ interface Reader {
   /** Whether a model_change entry was on the path (its model, even none, is the session's). */
   modelChanged: boolean;
   lineage: Lineage | undefined;
+  /** Index of the first message each entry read into (for a compaction's kept entries). */
+  readonly starts: Map<JsonObject, number>;
+  /** Every entry by id, and (v1) by position, for firstKeptEntryId / firstKeptEntryIndex. */
+  readonly byId: Map<string, JsonObject>;
+  readonly byIndex: readonly JsonObject[];
 }
 
 function push(reader: Reader, message: Message): void {
@@ -255,25 +230,32 @@ function readEntry(reader: Reader, entry: JsonObject): void {
       });
       return;
     }
-    case "compaction":
-      // A compaction that keeps nothing from before it (firstKeptEntryId naming itself, as txcript writes) loses nothing.
-      if (
-        ownValue(entry, "details") !== undefined ||
-        ownValue(entry, "firstKeptEntryIndex") !== undefined ||
-        (ownValue(entry, "firstKeptEntryId") !== undefined &&
-          ownValue(entry, "firstKeptEntryId") !== ownValue(entry, "id"))
-      )
-        warn(options, piLoss.compactionFields, "kept a compaction's summary and token count");
-      push(
-        reader,
-        compactionMessage(
-          stringAt(entry, "summary") ?? "",
-          countAt(entry, "tokensBefore"),
-          timestamp,
-          ownValue(entry, "fromHook") === true,
-        ),
+    case "compaction": {
+      if (ownValue(entry, "details") !== undefined)
+        warn(options, piLoss.compactionFields, "dropped a compaction's details");
+      const message = compactionMessage(
+        stringAt(entry, "summary") ?? "",
+        countAt(entry, "tokensBefore"),
+        timestamp,
+        ownValue(entry, "fromHook") === true,
       );
+      // What pi sends in place of the history: the summary, then the entries kept from firstKeptEntryId on.
+      const keptId = stringAt(entry, "firstKeptEntryId");
+      const keptIndex = countAt(entry, "firstKeptEntryIndex");
+      const kept =
+        keptId !== undefined
+          ? reader.byId.get(keptId)
+          : keptIndex !== undefined
+            ? reader.byIndex[keptIndex]
+            : undefined;
+      const start = kept === undefined ? undefined : reader.starts.get(kept);
+      if (start !== undefined && start < reader.messages.length)
+        (message.content[0] as CompactionBlock).history = structuredClone(
+          reader.messages.slice(start),
+        );
+      push(reader, message);
       return;
+    }
     case "model_change":
       if (!reader.modelChanged) reader.firstModel = nonEmpty(stringAt(entry, "modelId"));
       reader.modelChanged = true;
@@ -300,15 +282,9 @@ function readEntry(reader: Reader, entry: JsonObject): void {
   warn(options, piLoss.unknownEntry, `left out a ${type ?? "untyped"} entry`);
 }
 
-/** The latest session_info name in the file, as pi shows it (a blank name clears it). */
-function readTitle(entries: readonly JsonObject[]): string | undefined {
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index] as JsonObject;
-    if (stringAt(entry, "type") !== "session_info") continue;
-    const name = stringAt(entry, "name");
-    return name !== undefined && name.trim() !== "" ? name : undefined;
-  }
-  return undefined;
+function isToolResult(entry: JsonObject): boolean {
+  const message = objectAt(entry, "message");
+  return message !== undefined && stringAt(message, "role") === "toolResult";
 }
 
 export function piToCommon(session: PiSession, options?: PiReadOptions): Transcript {
@@ -337,8 +313,23 @@ export function piToCommon(session: PiSession, options?: PiReadOptions): Transcr
     firstModel: undefined,
     modelChanged: false,
     lineage: undefined,
+    starts: new Map(),
+    byId: new Map(),
+    byIndex: header === undefined ? tree.entries : [header, ...tree.entries],
   };
-  for (const entry of tree.path) readEntry(reader, entry);
+  for (const entry of tree.path) {
+    const id = stringAt(entry, "id");
+    if (id !== undefined) reader.byId.set(id, entry);
+  }
+  for (const entry of tree.path) {
+    const before = reader.messages.length;
+    const merging = reader.results;
+    readEntry(reader, entry);
+    // A tool result that joined the open results message starts in it.
+    const joined =
+      reader.messages.length === before && merging !== undefined && reader.results === merging;
+    reader.starts.set(entry, joined && isToolResult(entry) ? before - 1 : before);
+  }
 
   const id = header === undefined ? undefined : nonEmpty(stringAt(header, "id"));
   const meta: Meta = {
