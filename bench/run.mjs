@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 import { sizes as allSizes, ensureCorpus } from "./lib/corpus.mjs";
 import { cpuModel, timeCommand } from "./lib/measure.mjs";
 import { cliBin, loadCodecs } from "./lib/packages.mjs";
-import { textTable } from "./lib/report.mjs";
+import { formatBytes, textTable } from "./lib/report.mjs";
 import { writeResults } from "./lib/results.mjs";
+import { ensureSearchCorpus } from "./lib/search-corpus.mjs";
 import { conversions, fuzz, listing, liveReader, peakMemory, startup } from "./lib/suites.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +25,28 @@ const log = (message) =>
   process.stderr.write(
     `[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}\n`,
   );
+
+// `node bench/run.mjs --search-corpus`: only (re)generate the search corpus of issue 19 under
+// bench/.corpus/search/ and print its measured profile (with --quick: 300 files of the same shape).
+if (process.argv.includes("--search-corpus")) {
+  const { codecs, harnesses, missing } = await loadCodecs();
+  for (const [what, reason] of Object.entries(missing)) log(`missing: ${what}: ${reason}`);
+  const search = await ensureSearchCorpus(corpus, {
+    harnesses,
+    codecs,
+    log,
+    ...(quick ? { count: 300 } : {}),
+  });
+  const { measured } = search;
+  log(
+    `search corpus: ${measured.files} files, ${formatBytes(measured.bytes)}, median ${formatBytes(measured.median)}, p99 ${formatBytes(measured.p99)}, largest ${formatBytes(measured.largest)} in ${search.home} (generated in ${search.generatedInSeconds} s)`,
+  );
+  for (const [id, entry] of Object.entries(search.byHarness))
+    log(`search corpus: ${id}: ${entry.files} files, ${formatBytes(entry.bytes)}`);
+  for (const [id, reason] of Object.entries(search.leftOut))
+    log(`search corpus: left out ${id}: ${reason}`);
+  process.exit(0);
+}
 
 const manifest = await ensureCorpus(corpus, log);
 const { codecs, harnesses, missing } = await loadCodecs();
