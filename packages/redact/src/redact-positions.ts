@@ -1,4 +1,5 @@
-// Secrets no fixed-format rule knows, found by where they stand: the value of
+// Secrets the fixed-format rules miss: OpenAI and AWS keys ending in a
+// non-word character (secretlint's patterns end in `\b`), and those found by where they stand: the value of
 // a key or variable named like a credential (`api_key`, `DB_PASSWORD`,
 // `client_secret`), an Authorization header, and JSON Web Tokens. A value
 // is taken only when it looks random (entropy, digits and letters), so
@@ -46,6 +47,17 @@ export function looksSecret(value: string, name: string): boolean {
 
 const authorizationHeader =
   /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+/**
+ * OpenAI project, service-account and admin keys whose last character is
+ * `-`: secretlint's rule ends its pattern with `\b`, which no `-` before a
+ * space or quote satisfies, so such keys (base64url bodies end in `-` one
+ * time in 64) slip past it. Same shape, bounded by what cannot continue a key.
+ */
+const openaiKey =
+  /(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}(?![A-Za-z0-9_-])/g;
+/** The same gap in secretlint's AWS secret key rule: a key ending in `/`, `+` or `=` before a space or quote. */
+const awsSecretKey =
+  /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi;
 const jsonWebToken = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 /** `name = value`, `name: value`, `"name": "value"` (a URL's query `&` ends the value). */
 const assignment =
@@ -62,6 +74,17 @@ export function scanPositions(text: string): Finding[] {
       const value = match[1] as string;
       const end = (match.index as number) + match[0].length;
       found.push({ start: end - value.length, end, kind: "authorization-header" });
+    }
+  if (text.includes("T3BlbkFJ"))
+    for (const match of text.matchAll(openaiKey)) {
+      const start = match.index as number;
+      found.push({ start, end: start + match[0].length, kind: "openai-api-key" });
+    }
+  if (/access_?key/i.test(text))
+    for (const match of text.matchAll(awsSecretKey)) {
+      const value = match[1] as string;
+      const end = (match.index as number) + match[0].length;
+      found.push({ start: end - value.length, end, kind: "aws-secret-key" });
     }
   if (text.includes("eyJ"))
     for (const match of text.matchAll(jsonWebToken)) {

@@ -178,6 +178,30 @@ describe("secret positions", () => {
     );
   });
 
+  it("an OpenAI key whose last character is '-' (secretlint's rule misses it) is found, once", async () => {
+    const marker = ["T3Blbk", "FJ"].join("");
+    const key =
+      ["sk", "-proj-"].join("") + "Ab1-".repeat(18) + "Xy" + marker + "Cd2_".repeat(18) + "Zz-";
+    expect(await redactedText(`key ${key} and "${key}"`)).toBe(
+      'key [redacted: openai-api-key] and "[redacted: openai-api-key]"',
+    );
+    const { report } = await redactTranscript(session(`OPENAI_API_KEY=${key.slice(0, -1)}Q`));
+    expect(report.kinds).toEqual({ "openai-api-key": { count: 1, messages: [1] } });
+  });
+
+  it("an AWS secret key ending in '/', '+' or '=' (secretlint's rule misses it) is found, once", async () => {
+    const body = fakeSecrets(15).awsSecretKey.slice(0, 39);
+    for (const last of ["/", "+", "=", "Q"]) {
+      const { transcript, report } = await redactTranscript(
+        session(`aws_secret_access_key = ${body}${last}\n`),
+      );
+      expect((transcript.messages[0]!.content[0] as { text: string }).text).toBe(
+        "aws_secret_access_key = [redacted: aws-secret-key]\n",
+      );
+      expect(report.total).toBe(1);
+    }
+  });
+
   it("a JWT in a Bearer header is named a jwt, once", async () => {
     const { jwt } = fakeSecrets(13);
     const { transcript, report } = await redactTranscript(session(`Authorization: Bearer ${jwt}`));
