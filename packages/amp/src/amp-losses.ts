@@ -12,7 +12,7 @@ export const ampLoss = {
   // Reading (native → Common): kept in the native body, not carried into Common.
   runDetails: loss(
     "amp.run-details",
-    "degraded",
+    "bookkeeping",
     "tool-run bookkeeping (run.progress, run.trackFiles, run.~debug, error details beyond the message) has no Common slot",
   ),
   statusCollapsed: loss(
@@ -22,12 +22,12 @@ export const ampLoss = {
   ),
   messageBookkeeping: loss(
     "amp.message-bookkeeping",
-    "other",
+    "bookkeeping",
     "message and block bookkeeping (messageId, readAt, userState, fileMentions, interrupted, originalToolUseInput, turnElapsedMs, protocolMessageID, blockState, startTime/finalTime, complete, providerToolUseId, openAIReasoning.id, usage.credits/maxInputTokens/totalInputTokens, assistant meta) has no Common slot",
   ),
   threadMetadata: loss(
     "amp.thread-metadata",
-    "other",
+    "bookkeeping",
     "thread keys other than id, created, title, env.initial.trees[0] and env.initial.platform.clientVersion (v, agentMode, nextMessageId, ~debug, meta, usageLedger, …) have no Common slot",
   ),
   unmodeledRole: loss(

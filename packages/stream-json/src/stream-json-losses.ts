@@ -22,12 +22,12 @@ export const streamJsonLoss = {
   ),
   sessionDetails: loss(
     "stream_json.session-details",
-    "unsupported",
+    "bookkeeping",
     "what `init` holds beyond the session id, cwd, model and CLI version (tools, MCP servers, permission mode, agent mode, slash commands, ...) is dropped",
   ),
   partialEvents: loss(
     "stream_json.partial-events",
-    "other",
+    "bookkeeping",
     "`stream_event` partial-message lines are skipped; the complete `assistant` lines that follow carry the same content",
   ),
   unknownLines: loss(
