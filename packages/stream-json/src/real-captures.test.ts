@@ -46,6 +46,34 @@ describe.skipIf(!present)("real Amp capture (amp -x --stream-json, CLI 0.0.17851
         .map((tool) => tool.name === "Raw" && tool.toolName),
     ).toEqual(["skill", "apply_patch", "apply_patch", "apply_patch"]);
   });
+  it("carries every native tool call and result, none orphaned", () => {
+    const native = text
+      .trimEnd()
+      .split("\n")
+      .flatMap((line) => {
+        const content = JSON.parse(line).message?.content;
+        return Array.isArray(content)
+          ? (content as { type: string; id?: string; tool_use_id?: string }[])
+          : [];
+      });
+    const nativeCalls = native
+      .filter((block) => block.type === "tool_use")
+      .map((block) => block.id);
+    const nativeResults = native
+      .filter((block) => block.type === "tool_result")
+      .map((block) => block.tool_use_id);
+    const blocks = streamJsonCodec
+      .toCommon(streamJsonCodec.parse(text))
+      .messages.flatMap((message) => message.content);
+    const calls = blocks.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+    const results = blocks.flatMap((block) =>
+      block.type === "tool_result" ? [block.toolUseId] : [],
+    );
+    expect(nativeCalls.length).toBeGreaterThan(0);
+    expect(calls).toEqual(nativeCalls);
+    expect(results).toEqual(nativeResults);
+    expect(results.filter((id) => !calls.includes(id))).toEqual([]);
+  });
   it("reports the run statistics and init details it cannot carry", () => {
     const codes = new Set<string>();
     streamJsonCodec.toCommon(streamJsonCodec.parse(text), {
