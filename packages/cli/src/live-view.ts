@@ -9,6 +9,7 @@ import {
   type Message,
   type Meta,
   ownValue,
+  type Subagent,
   type Transcript,
   toText,
 } from "@txcript/core";
@@ -77,15 +78,37 @@ class MessagePrinter {
     return header;
   }
 
-  message(meta: Meta, message: Message): string {
+  message(meta: Meta, message: Message, subagents: readonly Subagent[] = []): string {
     this.#printed += 1;
-    const text = toText({ meta, messages: [message] }, { color: this.#color }).slice(
-      this.#headerLength,
+    // Its subagents are shown under their calls, as the whole view shows them.
+    const calls = new Set(
+      message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
     );
+    const linked = subagents.filter(
+      (subagent) => subagent.toolUseId !== undefined && calls.has(subagent.toolUseId),
+    );
+    const text = toText(
+      { meta, messages: [message], ...(linked.length > 0 ? { subagents: linked } : {}) },
+      { color: this.#color },
+    ).slice(this.#headerLength);
     const first = `\n${this.#color ? "\u001b[1m" : ""}#1 `;
     if (!text.startsWith(first)) throw new Error("unreachable: toText starts a message with #1");
     return `${first.slice(0, -3)}#${this.#printed} ${text.slice(first.length)}`;
   }
+
+  /** Subagents no call is known to have spawned: after every message, as the whole view ends. */
+  unlinked(meta: Meta, subagents: readonly Subagent[]): string {
+    if (subagents.length === 0) return "";
+    const text = toText({ meta, messages: [], subagents: [...subagents] }, { color: this.#color });
+    return text.slice(this.#headerLength - 1);
+  }
+}
+
+function subagentTimes(subagents: readonly Subagent[] | undefined): string[] {
+  return (subagents ?? []).flatMap((subagent) => [
+    ...subagent.messages.map((message) => message.timestamp),
+    ...subagentTimes(subagent.subagents),
+  ]);
 }
 
 /**
@@ -100,7 +123,12 @@ function restart(
   record: StreamJsonRecord,
 ): StreamJsonAccumulator {
   const finished = snapshot.messages.at(-2);
-  const clock = finished === undefined ? undefined : Date.parse(finished.timestamp);
+  // Subagent lines stamped since then moved the clock too.
+  const times = [
+    ...(finished === undefined ? [] : [finished.timestamp]),
+    ...subagentTimes(snapshot.subagents),
+  ].map((time) => Date.parse(time));
+  const clock = times.length === 0 ? undefined : Math.max(...times);
   const next = new StreamJsonAccumulator({
     startTime: new Date(clock === undefined ? Date.now() : Math.min(clock + 1, maximumTime)),
     ...(previous.dialect === undefined ? {} : { dialect: previous.dialect }),
@@ -123,6 +151,11 @@ export async function liveView(io: Io, head: Buffer, color: boolean): Promise<vo
   const printer = new MessagePrinter(color);
   const seen = new Set<string>();
   let meta: Meta | undefined;
+  const unlinked: Subagent[] = [];
+  const keepUnlinked = (subagents: readonly Subagent[] | undefined) => {
+    for (const subagent of subagents ?? [])
+      if (subagent.toolUseId === undefined) unlinked.push(subagent);
+  };
   for await (const { value, line } of readStreamJsonLines(prepend(head, io.stdin), {
     file: "<stdin>",
   })) {
@@ -142,7 +175,8 @@ export async function liveView(io: Io, head: Buffer, color: boolean): Promise<vo
       await write(io.stdout, printer.header(meta));
     }
     for (const message of snapshot.messages.slice(0, -1))
-      await write(io.stdout, printer.message(meta, message));
+      await write(io.stdout, printer.message(meta, message, snapshot.subagents));
+    keepUnlinked(snapshot.subagents);
     accumulator = restart(accumulator, snapshot, record);
   }
   const transcript = accumulator.transcript();
@@ -150,5 +184,8 @@ export async function liveView(io: Io, head: Buffer, color: boolean): Promise<vo
     meta = transcript.meta;
     await write(io.stdout, printer.header(meta));
   }
-  for (const message of transcript.messages) await write(io.stdout, printer.message(meta, message));
+  for (const message of transcript.messages)
+    await write(io.stdout, printer.message(meta, message, transcript.subagents));
+  keepUnlinked(transcript.subagents);
+  if (unlinked.length > 0) await write(io.stdout, printer.unlinked(meta, unlinked));
 }

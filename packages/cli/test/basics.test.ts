@@ -101,6 +101,12 @@ describe("txcript export", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(sampleCommonText());
   });
+  it("reads a version 1 Common document and writes version 2", async () => {
+    const v1 = sampleCommonText().replace('"txcript.common/v2"', '"txcript.common/v1"');
+    const result = await txcript(home, ["export", "-"], { stdin: v1 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(sampleCommonText());
+  });
   it("exports a range that keeps calls with their results", async () => {
     const file = await writeSample();
     const result = await txcript(home, ["export", `${file}#2-4`]);

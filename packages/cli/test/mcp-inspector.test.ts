@@ -76,7 +76,7 @@ describe.skipIf(skip !== undefined)(
 
     it("control: the same call fails against a process that is not an MCP server", () => {
       const broken = inspect(
-        [process.execPath, "-e", "process.stdout.write(\"not json\\n\"); process.exit(3)"],
+        [process.execPath, "-e", 'process.stdout.write("not json\\n"); process.exit(3)'],
         ["tools/list"],
       );
       expect(broken.status).not.toBe(0);

@@ -48,5 +48,5 @@ export const sampleTranscript: Transcript = {
 };
 
 export function sampleCommonText(): string {
-  return `${JSON.stringify({ format: "txcript.common/v1", ...sampleTranscript }, null, 2)}\n`;
+  return `${JSON.stringify({ format: "txcript.common/v2", ...sampleTranscript }, null, 2)}\n`;
 }
