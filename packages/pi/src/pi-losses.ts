@@ -22,20 +22,20 @@ export const piLoss = {
   ),
   headerFields: loss(
     "pi.header-fields",
-    "unsupported",
+    "bookkeeping",
     "Header fields Common has no place for (parentSession; v1's provider, modelId, thinkingLevel, branchedFrom) are not kept.",
   ),
   settingsEntry: loss(
     "pi.settings-entry",
-    "unsupported",
+    "bookkeeping",
     "model_change and thinking_level_change entries are not kept (the first model becomes the session model).",
   ),
   customEntry: loss(
     "pi.custom-entry",
-    "unsupported",
+    "bookkeeping",
     "Extension state (custom entries, which never reach the model) is not kept.",
   ),
-  label: loss("pi.label", "unsupported", "Labels (bookmarks on entries) are not kept."),
+  label: loss("pi.label", "bookkeeping", "Labels (bookmarks on entries) are not kept."),
   unknownEntry: loss(
     "pi.unknown-entry",
     "unsupported",
@@ -48,7 +48,7 @@ export const piLoss = {
   ),
   messageProvider: loss(
     "pi.message-provider",
-    "degraded",
+    "bookkeeping",
     "The api, provider and responseId of an assistant message are not kept (the provider stays as the provider of its thinking).",
   ),
   errorMessage: loss(
@@ -63,12 +63,12 @@ export const piLoss = {
   ),
   costBreakdown: loss(
     "pi.cost-breakdown",
-    "degraded",
+    "bookkeeping",
     "Usage cost is kept as its total (costUsd); the split by input, output and cache is not kept, nor a totalTokens that is not the sum.",
   ),
   toolResultDetails: loss(
     "pi.tool-result-details",
-    "unsupported",
+    "bookkeeping",
     "The details of a tool result (tool-specific metadata pi does not send the model) are not kept.",
   ),
   bashExecution: loss(
@@ -78,12 +78,12 @@ export const piLoss = {
   ),
   extensionMessageFields: loss(
     "pi.extension-message-fields",
-    "unsupported",
+    "bookkeeping",
     "The details and display flag of an extension message (custom_message, custom role) are not kept.",
   ),
   compactionFields: loss(
     "pi.compaction-fields",
-    "degraded",
+    "bookkeeping",
     "The details of a compaction (files read and modified) are not kept; its summary, token count and the messages it kept (as history) are.",
   ),
   // Writing (Common → pi).
