@@ -11,6 +11,7 @@ import {
   ownValue,
   type TextBlock,
   type Tool,
+  type Transcript,
 } from "@txcript/core";
 import type { Side } from "./codex-items.js";
 
@@ -57,4 +58,29 @@ export function contentItems(blocks: readonly RunBlock[], role: Side): JsonObjec
             image_url: `data:${block.source.mediaType};base64,${block.source.data}`,
           },
   );
+}
+
+/**
+ * The text of the transcript's first message when it is Codex's own base
+ * instructions as txcript reads them (system context from
+ * `base_instructions`, one text block, at the session's time, nothing else):
+ * written back into `session_meta.base_instructions`, not as a message.
+ */
+export function baseInstructionsOf(transcript: Transcript): string | undefined {
+  const first = transcript.messages[0];
+  const block = first?.content[0];
+  if (
+    first === undefined ||
+    first.context?.kind !== "system" ||
+    first.context.source !== "base_instructions" ||
+    first.role !== "user" ||
+    first.content.length !== 1 ||
+    block?.type !== "text" ||
+    first.timestamp !== transcript.meta.timestamp ||
+    first.model !== undefined ||
+    first.usage !== undefined ||
+    first.stopReason !== undefined
+  )
+    return undefined;
+  return block.text;
 }

@@ -327,7 +327,29 @@ export function codexProject(transcript: Transcript): Transcript {
     first: undefined,
   };
   const units: Unit[] = [];
-  for (const message of transcript.messages) unitsOf(message, units, state, undefined);
+  // Codex's own base instructions, first at the session's time, go back into session_meta as they were.
+  const first = transcript.messages[0];
+  const block = first?.content[0];
+  const native =
+    first !== undefined &&
+    first.role === "user" &&
+    first.context?.kind === "system" &&
+    first.context.source === "base_instructions" &&
+    first.content.length === 1 &&
+    block?.type === "text" &&
+    first.timestamp === meta.timestamp &&
+    first.model === undefined &&
+    first.usage === undefined &&
+    first.stopReason === undefined;
+  if (native)
+    units.push({
+      kind: "alone",
+      blocks: [block],
+      timestamp: meta.timestamp,
+      context: { kind: "system", source: "base_instructions" },
+    });
+  for (const message of native ? transcript.messages.slice(1) : transcript.messages)
+    unitsOf(message, units, state, undefined);
   const projected: Meta = {
     id: codexSessionId(meta.id, meta.timestamp),
     timestamp: meta.timestamp,

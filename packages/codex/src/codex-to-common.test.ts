@@ -163,6 +163,29 @@ describe("a 0.118 exec rollout", () => {
   );
 });
 
+describe("a Codex session written back", () => {
+  const name = "codex-0.118.0-exec-legacy.jsonl";
+  it.skipIf(!realNames.includes(name))(
+    "keeps Codex's base instructions in session_meta, not as a message",
+    () => {
+      const text = readFileSync(path.join(realDirectory, name), "utf8");
+      const original = JSON.parse(text.split("\n")[0] as string).payload.base_instructions
+        .text as string;
+      const written = codexCodec.serialize(codexCodec.fromCommon(read(text).transcript));
+      const lines = written
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines[0].payload.base_instructions).toEqual({ text: original });
+      expect(written.split(JSON.stringify(original).slice(1, 200)).length).toBe(2);
+      expect(read(written).transcript.messages[0]?.context).toEqual({
+        kind: "system",
+        source: "base_instructions",
+      });
+    },
+  );
+});
+
 describe("a 0.104 rollout with a compaction", () => {
   const name = "rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl";
   it.skipIf(!realNames.includes(name))(

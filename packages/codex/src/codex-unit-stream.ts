@@ -3,7 +3,7 @@
 // usage), and a turn context at the end for a session with no response.
 // common-to-codex.ts renders the stream as lines.
 import type { ConversionOptions, JsonObject, Message, Transcript } from "@txcript/core";
-import { isRunBlock } from "./codex-content.js";
+import { baseInstructionsOf, isRunBlock } from "./codex-content.js";
 import type { Side } from "./codex-items.js";
 import { codexSessionId } from "./codex-paths.js";
 import { type Unit, UnitWriter } from "./codex-units.js";
@@ -25,7 +25,9 @@ export function* writeUnits(
   if (meta.cwd === "" || meta.gitBranch === "")
     writer.warn("emptyField", "an empty cwd or git branch reads back as none", "$.meta");
 
+  const skipFirst = baseInstructionsOf(transcript) !== undefined;
   for (const [index, message] of transcript.messages.entries()) {
+    if (index === 0 && skipFirst) continue;
     const path = `$.messages[${index}]`;
     if (message.stopReason !== undefined)
       writer.warn("stopReason", "the stop reason was dropped", path);

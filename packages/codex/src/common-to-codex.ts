@@ -11,7 +11,7 @@ import {
   type Transcript,
   type Usage,
 } from "@txcript/core";
-import { contentItems, type RunBlock } from "./codex-content.js";
+import { baseInstructionsOf, contentItems, type RunBlock } from "./codex-content.js";
 import { codexSessionId } from "./codex-paths.js";
 import { type CodexLinesRollout, harness, writtenLine } from "./codex-schema.js";
 import { lineageKey, unknownCliVersion } from "./codex-to-common.js";
@@ -101,6 +101,8 @@ export function* commonToCodexLines(
   };
   if (meta.gitBranch !== undefined && meta.gitBranch !== "")
     sessionMeta.git = { branch: meta.gitBranch };
+  const instructions = baseInstructionsOf(transcript);
+  if (instructions !== undefined) sessionMeta.base_instructions = { text: instructions };
   // Codex 0.142.5 and 0.171.0 ignore keys they do not know here (checked by the interop test).
   if (meta.lineage !== undefined) sessionMeta[lineageKey] = { ...meta.lineage };
   yield line(meta.timestamp, "session_meta", sessionMeta);
