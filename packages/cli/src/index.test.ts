@@ -14,9 +14,13 @@ describe("@txcript/cli public surface", () => {
     expect(Object.keys(packageJson.exports).sort()).toEqual(["./package.json"]);
     expect(packageJson.bin).toEqual({ txcript: "./dist/txcript.js" });
   });
-  it("has no runtime dependencies: everything is bundled", () => {
-    expect("dependencies" in packageJson).toBe(false);
+  it("has one runtime dependency, the native SQLite addon; everything else is bundled", () => {
+    expect(packageJson.dependencies).toEqual({ "better-sqlite3": "12.11.1" });
     expect("peerDependencies" in packageJson).toBe(false);
+  });
+  it("loads the addon only where it is needed (the bundle keeps it external)", () => {
+    const entry = readFileSync(path.join(packageRoot, packageJson.bin.txcript), "utf8");
+    expect(entry).not.toContain("better-sqlite3");
   });
   it("builds an executable with a node hashbang", () => {
     const bin = path.join(packageRoot, packageJson.bin.txcript);
