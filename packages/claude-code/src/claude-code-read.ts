@@ -39,6 +39,8 @@ export function commandId(ordinal: number): string {
 
 interface Reader {
   readonly tally: LossTally;
+  /** The block reader's options, made once. */
+  readonly blockOptions: { onDrop: (drop: AnthropicDrop) => void };
   commandOrdinal: number;
   /** The last slash command still waiting for its output. */
   pendingCommand: string | undefined;
@@ -46,16 +48,16 @@ interface Reader {
   openCompaction: CompactionBlock | undefined;
 }
 
-function onDrop(reader: Reader): (drop: AnthropicDrop) => void {
+function onDrop(tally: LossTally): (drop: AnthropicDrop) => void {
   return (drop) => {
     if (drop.reason === "unsupported")
-      reader.tally.add(claudeCodeLoss.unknownBlock, `dropped ${drop.what}`);
-    else reader.tally.add(claudeCodeLoss.malformedBlock, `dropped ${drop.what}`);
+      tally.add(claudeCodeLoss.unknownBlock, `dropped ${drop.what}`);
+    else tally.add(claudeCodeLoss.malformedBlock, `dropped ${drop.what}`);
   };
 }
 
 function readBlocks(content: Json[], reader: Reader): Block[] {
-  const options = { onDrop: onDrop(reader) };
+  const options = reader.blockOptions;
   const blocks: Block[] = [];
   for (let index = 0; index < content.length; index += 1) {
     const block = anthropicBlockToCommon(content[index] as Json, index, options);
@@ -97,8 +99,10 @@ function contextOf(
   line: JsonObject,
   content: Json | undefined,
 ): { context: MessageContext; inferred: boolean } | undefined {
-  const written = MessageContext.safeParse(ownValue(line, contextKey));
-  if (written.success) return { context: written.data, inferred: false };
+  if (Object.hasOwn(line, contextKey)) {
+    const written = MessageContext.safeParse(ownValue(line, contextKey));
+    if (written.success) return { context: written.data, inferred: false };
+  }
   const text =
     typeof content === "string"
       ? content
@@ -137,6 +141,7 @@ function compactionOfBoundary(line: JsonObject, reader: Reader): CompactionBlock
 export function readConversation(lines: readonly IndexedLine[], tally: LossTally): Message[] {
   const reader: Reader = {
     tally,
+    blockOptions: { onDrop: onDrop(tally) },
     commandOrdinal: 0,
     pendingCommand: undefined,
     openCompaction: undefined,
