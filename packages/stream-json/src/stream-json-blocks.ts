@@ -12,17 +12,13 @@ import {
   parseJson,
   TxcriptError,
 } from "@txcript/core";
-import { type AnthropicDrop, anthropicContentToCommon } from "@txcript/core/anthropic";
+import {
+  type AnthropicDrop,
+  type AnthropicReadOptions,
+  anthropicContentToCommon,
+} from "@txcript/core/anthropic";
 import { toolToCommon } from "./stream-json-dialect.js";
 import { harness, type StreamJsonDialect } from "./stream-json-lines.js";
-
-export interface BlockContext {
-  dialect: StreamJsonDialect;
-  /** The line the blocks are on, for errors. */
-  line: number;
-  /** Called with the line and JSON path of a block of a kind Common does not have. */
-  onDropped: (line: number, path: string) => void;
-}
 
 /** A block the format requires and this one lacks: INVALID_DOCUMENT naming line and path. */
 export function invalidLine(
@@ -43,17 +39,52 @@ function blockPath(index: number, key?: string): string {
   return jsonPath(["message", "content", index, ...(key === undefined ? [] : [key])]);
 }
 
+function ampResult(content: Json): Json {
+  return typeof content === "string" ? ampResultContent(content) : content;
+}
+
 /**
- * Strict: a block without a field the API requires is INVALID_DOCUMENT
- * (a capture is one program's output, so such a line is not a capture); a
- * kind Common does not model (or a block without a type) is dropped and
- * reported through the context.
+ * A line's content blocks through core's Anthropic mapping, spelled by the
+ * dialect: tools through it, Amp's string results read back as JSON when
+ * they are JSON objects or arrays, no thinking provider (a capture names
+ * none), and an empty thinking signature — what the Claude dialect writes
+ * for a thinking block without one — read as none. Strict: a block without
+ * a field the API requires is INVALID_DOCUMENT (a capture is one program's
+ * output, so such a line is not a capture); a kind Common does not model
+ * (or a block without a type) is dropped and told to `onDropped`. One
+ * reader per dialect and conversation: no closure per line.
  */
-function onDrop(raw: readonly Json[], context: BlockContext): (drop: AnthropicDrop) => void {
-  return (drop) => {
-    const { line } = context;
-    if (drop.reason === "unsupported" || drop.key === "type")
-      return context.onDropped(line, blockPath(drop.index));
+export class BlockReader {
+  #raw: readonly Json[] = [];
+  #line = 0;
+  readonly #onDropped: (line: number, path: string) => void;
+  readonly #options: AnthropicReadOptions;
+
+  constructor(dialect: StreamJsonDialect, onDropped: (line: number, path: string) => void) {
+    this.#onDropped = onDropped;
+    this.#options = {
+      tool: (name, input) => toolToCommon(dialect, name, input),
+      ...(dialect === "amp" ? { resultContent: ampResult } : {}),
+      provider: false,
+      onDrop: this.#onDrop,
+    };
+  }
+
+  read(raw: Json[], line: number): Block[] {
+    this.#raw = raw;
+    this.#line = line;
+    const blocks = anthropicContentToCommon(raw, this.#options);
+    for (const block of blocks)
+      if (block.type === "thinking" && block.signature === "") delete block.signature;
+    return blocks;
+  }
+
+  readonly #onDrop = (drop: AnthropicDrop): void => {
+    const line = this.#line;
+    if (drop.reason === "unsupported" || drop.key === "type") {
+      this.#onDropped(line, blockPath(drop.index));
+      return;
+    }
     if (drop.key === undefined)
       throw invalidLine(
         line,
@@ -61,7 +92,7 @@ function onDrop(raw: readonly Json[], context: BlockContext): (drop: AnthropicDr
         blockPath(drop.index),
         "a content block",
       );
-    const item = raw[drop.index];
+    const item = this.#raw[drop.index];
     const value = isJsonObject(item) ? ownValue(item, drop.key) : undefined;
     if (value === "" && drop.expected === "a non-empty string")
       throw invalidLine(
@@ -77,29 +108,6 @@ function onDrop(raw: readonly Json[], context: BlockContext): (drop: AnthropicDr
       "a string",
     );
   };
-}
-
-function ampResult(content: Json): Json {
-  return typeof content === "string" ? ampResultContent(content) : content;
-}
-
-/**
- * A line's content blocks through core's Anthropic mapping, spelled by the
- * dialect: tools through it, Amp's string results read back as JSON when
- * they are JSON objects or arrays, no thinking provider (a capture names
- * none), and an empty thinking signature — what the Claude dialect writes
- * for a thinking block without one — read as none.
- */
-export function blocksToCommon(raw: Json[], context: BlockContext): Block[] {
-  const blocks = anthropicContentToCommon(raw, {
-    tool: (name, input) => toolToCommon(context.dialect, name, input),
-    ...(context.dialect === "amp" ? { resultContent: ampResult } : {}),
-    provider: false,
-    onDrop: onDrop(raw, context),
-  });
-  for (const block of blocks)
-    if (block.type === "thinking" && block.signature === "") delete block.signature;
-  return blocks;
 }
 
 /**

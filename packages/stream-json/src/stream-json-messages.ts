@@ -22,7 +22,7 @@ import {
   anthropicStopReasonToCommon,
   anthropicUsageToCommon,
 } from "@txcript/core/anthropic";
-import { blocksToCommon, invalidLine } from "./stream-json-blocks.js";
+import { BlockReader, invalidLine } from "./stream-json-blocks.js";
 import type { LineClock } from "./stream-json-clock.js";
 import type { StreamJsonDialect } from "./stream-json-lines.js";
 import { streamJsonLoss as losses } from "./stream-json-losses.js";
@@ -134,8 +134,15 @@ export class StreamJsonMessages {
     return none && dialect !== "amp" ? undefined : usage;
   }
 
+  readonly #readers = new Map<StreamJsonDialect, BlockReader>();
+
   #blocks(raw: Json[], line: number, dialect: StreamJsonDialect): Block[] {
-    return blocksToCommon(raw, { dialect, line, onDropped: this.#onDropped });
+    let reader = this.#readers.get(dialect);
+    if (reader === undefined) {
+      reader = new BlockReader(dialect, this.#onDropped);
+      this.#readers.set(dialect, reader);
+    }
+    return reader.read(raw, line);
   }
 
   // One function for every line (not a closure per line): reports a dropped block.
