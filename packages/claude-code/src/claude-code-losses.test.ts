@@ -151,6 +151,12 @@ const cases: Record<string, () => Warning[]> = {
       },
     }),
   ]),
+  "claude_code.usage-count": reading([
+    line({
+      type: "assistant",
+      message: { role: "assistant", content: [], usage: { input_tokens: 1.5 } },
+    }),
+  ]),
   "claude_code.unknown-block": reading([userLine([{ type: "document", source: {} }])]),
   "claude_code.malformed-block": reading([userLine([{ type: "text" }])]),
   "claude_code.command-markup": reading([userLine("<command-name>/clear</command-name>")]),

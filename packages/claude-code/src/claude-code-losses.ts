@@ -113,7 +113,7 @@ export const claudeCodeLoss = {
   ),
   toolUseResult: loss(
     "claude_code.tool-use-result",
-    "unsupported",
+    "bookkeeping",
     "The structured toolUseResult Claude Code keeps beside a tool result (diffs, file metadata, subagent totals) is left out; the tool_result the model saw is kept.",
   ),
   compactMetadata: loss(
@@ -123,8 +123,13 @@ export const claudeCodeLoss = {
   ),
   usageDetails: loss(
     "claude_code.usage-details",
-    "unsupported",
-    "Usage beyond the four token counts (service_tier, the cache_creation breakdown, server tool use) is left out; a count that is absent or not a count reads as 0.",
+    "bookkeeping",
+    "Usage beyond the four token counts (service_tier, the cache_creation breakdown, server tool use) is left out.",
+  ),
+  usageCount: loss(
+    "claude_code.usage-count",
+    "degraded",
+    "A usage count that is absent or not a non-negative integer reads as 0.",
   ),
   unknownBlock: loss(
     "claude_code.unknown-block",

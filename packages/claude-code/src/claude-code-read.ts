@@ -213,9 +213,9 @@ export function readConversation(lines: readonly IndexedLine[], tally: LossTally
     for (const key of usageRead?.details ?? [])
       tally.add(claudeCodeLoss.usageDetails, `left out usage.${key}`);
     for (const key of usageRead?.invalid ?? [])
-      tally.add(claudeCodeLoss.usageDetails, `usage.${key} is not a count and read as 0`);
+      tally.add(claudeCodeLoss.usageCount, `usage.${key} is not a count and read as 0`);
     for (const key of usageRead?.absent ?? [])
-      tally.add(claudeCodeLoss.usageDetails, `usage.${key} is absent and read as 0`);
+      tally.add(claudeCodeLoss.usageCount, `usage.${key} is absent and read as 0`);
     const part = {
       content: readContent(content, reader),
       stopReason: anthropicStopReasonToCommon(ownValue(message, "stop_reason")),
