@@ -38,6 +38,15 @@ const json: OptionSpec = {
   description: "print one JSON object on stdout: what was written where, and every loss",
 };
 const quiet: OptionSpec = { name: "quiet", short: "q", description: "print errors only" };
+const redact: OptionSpec = {
+  name: "redact",
+  description: "replace secrets (API keys, tokens, private keys, …) with [redacted: kind]",
+};
+const redactReport: OptionSpec = {
+  name: "redact-report",
+  value: "FILE",
+  description: "redact, and write what was redacted where to FILE as JSON",
+};
 const losses: OptionSpec = {
   name: "losses",
   value: "MODE",
@@ -72,14 +81,21 @@ export const commandSpecs: CommandSpec[] = [
   {
     name: "view",
     summary: "the compact numbered text of a session",
-    usage: "txcript view <ref>[#range] [--from H]",
+    usage: "txcript view <ref>[#range] [--from H] [--html [-o FILE]] [--redact]",
     details: [
       "<ref> is a session id (a unique prefix is enough), a file, or - for stdin.",
       "Ranges use the printed ordinals: #7, #5-12, #5- (from 5 on), #-10 (up to 10).",
       "Colour only on a terminal; NO_COLOR turns it off.",
+      "--html writes one self-contained page (no network, no scripts) to share or",
+      "review: tool calls as commands and diffs, thinking and results collapsible.",
     ],
     options: [
       { name: "from", value: "H", description: "read the input as this harness (skip detection)" },
+      { name: "html", description: "an HTML page instead of text" },
+      { name: "output", short: "o", value: "FILE", description: "write to FILE (atomically)" },
+      force,
+      redact,
+      redactReport,
       help,
       debug,
     ],
@@ -87,6 +103,7 @@ export const commandSpecs: CommandSpec[] = [
       "txcript view T-0199aaaa            # an Amp thread by id prefix",
       "txcript view session.jsonl#5-12    # messages 5 to 12 of a file",
       "amp -x 'hi' --stream-json | txcript view -",
+      "txcript view session.jsonl --html --redact -o session.html",
     ],
     positionals: [1, 1],
   },
@@ -122,6 +139,8 @@ export const commandSpecs: CommandSpec[] = [
       json,
       quiet,
       losses,
+      redact,
+      redactReport,
       help,
       debug,
     ],
@@ -150,6 +169,8 @@ export const commandSpecs: CommandSpec[] = [
       json,
       quiet,
       losses,
+      redact,
+      redactReport,
       help,
       debug,
     ],
@@ -209,6 +230,8 @@ export const commandSpecs: CommandSpec[] = [
       json,
       quiet,
       losses,
+      redact,
+      redactReport,
       help,
       debug,
     ],

@@ -35,13 +35,13 @@ function reference(file: string, to: ReturnType<typeof findHarness>) {
 }
 
 describe("convertSource", () => {
-  it("prints what convert() prints, whole or line by line, for every fixture and target", () => {
+  it("prints what convert() prints, whole or line by line, for every fixture and target", async () => {
     expect(fixtures.length).toBeGreaterThan(5);
     for (const file of fixtures)
       for (const to of harnessList()) {
         const expected = reference(file, to);
         for (const lineByLine of [false, true]) {
-          const converted = convertSource(source(file), to, { lineByLine });
+          const converted = await convertSource(source(file), to, { lineByLine });
           expect([...converted.slices].join(""), `${file} → ${to.id}`).toBe(expected.text);
           // The pipeline tags each loss with its leg; convert() reports the same losses untagged.
           const untagged = new WarningCollector();
@@ -66,15 +66,15 @@ describe("convertSource", () => {
       }
   });
 
-  it("takes the input text: it is cleared once parsed", () => {
+  it("takes the input text: it is cleared once parsed", async () => {
     const input = source(path.join(repoRoot, "fixtures/amp/export-thread.json"));
-    convertSource(input, findHarness("claude_code"), { lineByLine: true });
+    await convertSource(input, findHarness("claude_code"), { lineByLine: true });
     expect(input.text).toBe("");
   });
 
-  it("names the file on a read error", () => {
+  it("names the file on a read error", async () => {
     const input = { ...source(fixtures[0] as string), text: "{" };
-    expect(() => convertSource(input, findHarness("claude_code"))).toThrow(
+    await expect(convertSource(input, findHarness("claude_code"))).rejects.toThrow(
       expect.objectContaining({ location: expect.objectContaining({ file: fixtures[0] }) }),
     );
   });

@@ -53,22 +53,29 @@ function readSource(source: ConversionSource, collector: WarningCollector): Tran
  * the first is handed out, since a failure midway would leave part of the
  * output behind.
  */
-export function convertSource(
+export interface ConvertSourceOptions {
+  dialect?: string | undefined;
+  lineByLine?: boolean;
+  /** A step between reading and writing (redaction), given the source in Common. */
+  transform?: ((transcript: Transcript) => Promise<Transcript>) | undefined;
+}
+
+export async function convertSource(
   source: ConversionSource,
   to: Harness,
-  options: { dialect?: string | undefined; lineByLine?: boolean } = {},
-): Converted {
+  options: ConvertSourceOptions = {},
+): Promise<Converted> {
   // The writer's errors (a document too deep to print, say) name the input they come from.
   const { file } = source;
-  const converted = withFile(file, () => convertUnlocated(source, to, options));
+  const converted = await convertUnlocated(source, to, options);
   return { ...converted, slices: withFileEach(file, converted.slices) };
 }
 
-function convertUnlocated(
+async function convertUnlocated(
   source: ConversionSource,
   to: Harness,
-  options: { dialect?: string | undefined; lineByLine?: boolean },
-): Converted {
+  options: ConvertSourceOptions,
+): Promise<Converted> {
   const collector = new WarningCollector();
   // The writer's options may look at the input text (stream-json's dialect), so before parsing.
   const write: ConversionOptions & Record<string, unknown> = {
@@ -80,13 +87,14 @@ function convertUnlocated(
     onWarning: onLeg("write", to.id, collector.add),
   };
   const warnings = () => collector.warnings;
-  if (to.serializeChunks !== undefined) {
-    const chunks = to.serializeChunks(readSource(source, collector), write);
-    return { slices: options.lineByLine ? chunks : [...chunks], warnings };
-  }
-  // One string: printed before the first slice is asked for, so the body is not kept.
-  return {
-    slices: [to.codec.serialize(to.codec.fromCommon(readSource(source, collector), write))],
-    warnings,
-  };
+  const read = withFile(source.file, () => readSource(source, collector));
+  const transcript = options.transform ? await options.transform(read) : read;
+  return withFile(source.file, () => {
+    if (to.serializeChunks !== undefined) {
+      const chunks = to.serializeChunks(transcript, write);
+      return { slices: options.lineByLine ? chunks : [...chunks], warnings };
+    }
+    // One string: printed before the first slice is asked for, so the body is not kept.
+    return { slices: [to.codec.serialize(to.codec.fromCommon(transcript, write))], warnings };
+  });
 }

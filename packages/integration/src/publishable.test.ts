@@ -5,12 +5,19 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the five the project ships", () => {
+  it("includes the twelve the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
       "@txcript/cli",
+      "@txcript/codex",
       "@txcript/core",
+      "@txcript/gemini-cli",
+      "@txcript/html",
+      "@txcript/opencode",
+      "@txcript/pi",
+      "@txcript/redact",
+      "@txcript/search",
       "@txcript/stream-json",
     ]);
   });

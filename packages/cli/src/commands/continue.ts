@@ -13,6 +13,7 @@ import { type Io, write } from "../io.js";
 import { lossJson, onLeg, type ReportSettings, reportSettings } from "../losses.js";
 import { note, printWarnings } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
+import { redactIfAsked } from "../redaction.js";
 import { locate, withFile } from "../report.js";
 import { inputJson, printResult } from "../result.js";
 import { verifyWritten } from "../verify.js";
@@ -48,7 +49,10 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
   const settings = reportSettings(values);
-  const { transcript, warnings: readWarnings } = readTranscript(input);
+  const read = readTranscript(input);
+  const readWarnings = read.warnings;
+  // Secrets go before anything is written: the session, and the archive of what is left out.
+  const { transcript } = await redactIfAsked(io, values, read.transcript, settings);
   const collector = new WarningCollector();
   for (const warning of readWarnings) collector.add(warning);
   const ranged = sliceForCopy(transcript, range);

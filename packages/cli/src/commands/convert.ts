@@ -13,6 +13,7 @@ import { maxInputBytes, readLimitedFile } from "../limits.js";
 import { lossJson, type ReportSettings, reportSettings } from "../losses.js";
 import { note, printWarnings } from "../output.js";
 import { Progress } from "../progress.js";
+import { redactIfAsked } from "../redaction.js";
 import { formatError } from "../report.js";
 import { inputJson, printResult, type ResultOutput, requireFileOutput } from "../result.js";
 
@@ -47,7 +48,7 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
         hint: "txcript convert <dir> --to H --out-dir DIR",
       });
     }
-    return convertDirectory(io, ref, out, to, { force, from, dialect, settings });
+    return convertDirectory(io, ref, out, to, { force, from, dialect, settings, values });
   }
   if (stringOption(values, "out-dir") !== undefined) {
     throw new TxcriptError(
@@ -63,7 +64,12 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const toFile = output !== undefined && output !== "-";
   const input = await readInput(ref, io, from);
   const inputFacts = inputJson(input, input.discovered?.id);
-  const converted = convertSource(input, to, { dialect, lineByLine: toFile });
+  const converted = await convertSource(input, to, {
+    dialect,
+    lineByLine: toFile,
+    transform: (transcript) =>
+      redactIfAsked(io, values, transcript, settings).then((result) => result.transcript),
+  });
   await writeConverted(io, converted.slices, output, force, settings);
   await printWarnings(io, converted.warnings(), settings);
   if (settings.json)
@@ -140,6 +146,7 @@ async function convertDirectory(
     from: string | undefined;
     dialect: string | undefined;
     settings: ReportSettings;
+    values: Values;
   },
 ): Promise<number> {
   const { settings } = options;
@@ -163,9 +170,13 @@ async function convertDirectory(
     progress.update(index, relative);
     try {
       const source = await readSessionFile(file, relative, forced, limit);
-      const converted = convertSource(source, to, {
+      const converted = await convertSource(source, to, {
         dialect: options.dialect,
         lineByLine: true,
+        transform: (transcript) =>
+          redactIfAsked(io, options.values, transcript, settings).then(
+            (result) => result.transcript,
+          ),
       });
       const target = path.join(outRoot, outputName(relative, to));
       await fs.mkdir(path.dirname(target), { recursive: true });

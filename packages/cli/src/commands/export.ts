@@ -7,17 +7,20 @@ import type { Io } from "../io.js";
 import { lossJson, reportSettings } from "../losses.js";
 import { printWarnings, writeOutput } from "../output.js";
 import { sliceForCopy, splitRange } from "../range.js";
+import { redactIfAsked } from "../redaction.js";
 import { withFile } from "../report.js";
 import { inputJson, printResult, requireFileOutput } from "../result.js";
 
 export async function exportCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
-  const { transcript, warnings } = readTranscript(input);
+  const settings = reportSettings(values);
+  const read = readTranscript(input);
+  const { warnings } = read;
+  const { transcript } = await redactIfAsked(io, values, read.transcript, settings);
   const copy = sliceForCopy(transcript, range);
   // The writer's errors (a document too deep to print, say) name the input they come from.
   const text = withFile(input.file, () => commonCodec.serialize(commonCodec.fromCommon(copy)));
-  const settings = reportSettings(values);
   const output = stringOption(values, "output");
   if (settings.json) requireFileOutput(output, "export");
   await writeOutput(io, text, output, values.force === true, settings);

@@ -11,13 +11,22 @@ import { readInput, readTranscript } from "../input.js";
 import { type Io, useColor, write } from "../io.js";
 import { maxInputBytes, readAllLimited, tooLarge } from "../limits.js";
 import { liveView, readFirstLine } from "../live-view.js";
+import { reportSettings } from "../losses.js";
+import { writeOutput } from "../output.js";
 import { resolveRange, splitRange } from "../range.js";
+import { redactIfAsked } from "../redaction.js";
 
 export async function viewCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
   const from = stringOption(values, "from");
   const color = useColor(io, "stdout");
-  if (ref === "-" && range === undefined) {
+  // A page, a file or redaction needs the whole session: no live view then.
+  const whole =
+    values.html === true ||
+    stringOption(values, "output") !== undefined ||
+    values.redact === true ||
+    stringOption(values, "redact-report") !== undefined;
+  if (ref === "-" && range === undefined && !whole) {
     const forced = from === undefined ? undefined : findHarness(from);
     // A first line past the limit could not be parsed whole, live or not.
     const limit = maxInputBytes(io.env);
@@ -41,9 +50,15 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
       return 0;
     }
     const text = await readAllLimited(io.stdin, limit, head);
-    return show(io, await readInput("-", { ...io, stdin: textStream(text) }, from), range, color);
+    return show(
+      io,
+      values,
+      await readInput("-", { ...io, stdin: textStream(text) }, from),
+      range,
+      color,
+    );
   }
-  return show(io, await readInput(ref, io, from), range, color);
+  return show(io, values, await readInput(ref, io, from), range, color);
 }
 
 function textStream(text: string): Io["stdin"] {
@@ -52,15 +67,34 @@ function textStream(text: string): Io["stdin"] {
 
 async function show(
   io: Io,
+  values: Parsed["values"],
   input: Awaited<ReturnType<typeof readInput>>,
   range: ReturnType<typeof splitRange>["range"],
   color: boolean,
 ): Promise<number> {
-  const { transcript } = readTranscript(input);
-  const bounds = range === undefined ? undefined : resolveRange(range, transcript);
-  await write(
-    io.stdout,
-    toText(transcript, { color, ...(bounds === undefined ? {} : { range: bounds }) }),
+  const settings = reportSettings(values);
+  const { transcript } = await redactIfAsked(
+    io,
+    values,
+    readTranscript(input).transcript,
+    settings,
   );
+  const bounds = range === undefined ? undefined : resolveRange(range, transcript);
+  const output = stringOption(values, "output");
+  const toFile = output !== undefined && output !== "-";
+  if (values.html === true) {
+    const { renderHtml } = await import("@txcript/html");
+    const page = renderHtml(transcript, {
+      harness: input.harness.id,
+      ...(bounds === undefined ? {} : { range: bounds }),
+    });
+    await writeOutput(io, page, output, values.force === true, settings);
+    return 0;
+  }
+  const text = toText(transcript, {
+    color: color && !toFile,
+    ...(bounds === undefined ? {} : { range: bounds }),
+  });
+  await writeOutput(io, text, output, values.force === true, settings);
   return 0;
 }
