@@ -280,7 +280,15 @@ export class PiStore implements Store<PiSession> {
     const named = files.filter((file) => path.basename(file).endsWith(`_${id}.jsonl`));
     const found: string[] = [];
     for (const file of named.length > 0 ? named : files) {
-      const head = await readHead(file, 4096).catch(() => "");
+      let head: string;
+      try {
+        head = await readHead(file, 4096);
+      } catch (cause) {
+        // A file named for the id that cannot be read is still that session: load reports why (IO).
+        if (named.length > 0 && (cause as NodeJS.ErrnoException).code !== "ENOENT")
+          found.push(file);
+        continue;
+      }
       if (readHeader(head.split("\n")[0] ?? "")?.id === id) found.push(file);
     }
     return found;
