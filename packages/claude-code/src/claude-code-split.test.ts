@@ -2,9 +2,10 @@
 // written as three lines with a user line (the first call's result) between
 // its parts, each part repeating the usage streamed so far. Usage is
 // counted once (the largest part, as ccusage counts it: 107 tokens, not
-// 207) and the blocks keep their order. stream-json's Claude dialect feeds
-// the same pattern in its own test and must read the same.
-import type { Json, Usage } from "@txcript/core";
+// 207) and the blocks keep their order. The same lines as a Claude
+// stream-json capture read the same through @txcript/stream-json (both use
+// @txcript/core/anthropic); stream-json's own test feeds the pattern too.
+import type { Json, Message, Usage } from "@txcript/core";
 import { usageTotal } from "@txcript/core/anthropic";
 import { describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
@@ -121,5 +122,52 @@ describe("a split API message with a user line between its parts", () => {
     expect(messages[3]?.content).toEqual([
       { type: "tool_result", toolUseId: "toolu_b", content: "B", isError: false },
     ]);
+  });
+});
+
+describe("the same pattern as a Claude stream-json capture", () => {
+  it("reads with the same usage and the same block order as the session file", async () => {
+    const { streamJsonCodec } = await import("@txcript/stream-json");
+    const text = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+    const session = claudeCodeCodec.toCommon(claudeCodeCodec.parse(text));
+    // The stream-json form of each line: the API message with the capture's envelope,
+    // after an init line that names Claude Code (its dialect, not Amp's).
+    const capture = [
+      JSON.stringify({
+        type: "system",
+        subtype: "init",
+        session_id: session.meta.id,
+        cwd: "/w",
+        tools: [],
+        mcp_servers: [],
+        claude_code_version: "2.0.76",
+      }),
+      ...lines.map((line) =>
+        JSON.stringify({
+          type: line.type,
+          message: line.message,
+          session_id: session.meta.id,
+          parent_tool_use_id: null,
+        }),
+      ),
+      "",
+    ].join("\n");
+    const stream = streamJsonCodec.toCommon(streamJsonCodec.parse(capture), {
+      startTime: new Date("2026-03-03T10:00:00.000Z"),
+    });
+    const shape = (messages: Message[]) =>
+      messages.map((message) => ({
+        role: message.role,
+        blocks: message.content.map((block) =>
+          block.type === "tool_use"
+            ? block.id
+            : block.type === "tool_result"
+              ? `→${block.toolUseId}`
+              : block.type,
+        ),
+        usage: message.usage,
+        stopReason: message.stopReason,
+      }));
+    expect(shape(stream.messages)).toEqual(shape(session.messages));
   });
 });
