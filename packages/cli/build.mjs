@@ -19,6 +19,11 @@ await build({
   conditions: ["@txcript/source"],
   // A native addon: installed with the bin (a dependency), never bundled.
   external: ["better-sqlite3"],
+  // Bundled CommonJS dependencies (secretlint's) call require() for Node's
+  // built-ins: give every chunk one.
+  banner: {
+    js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
+  },
   define: { TXCRIPT_VERSION: JSON.stringify(version) },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
