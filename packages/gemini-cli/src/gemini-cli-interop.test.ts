@@ -51,28 +51,26 @@ async function realTranscripts(): Promise<NamedTranscript[]> {
       console.warn(`SKIPPED real/gemini/${name}: ${String(error).slice(0, 160)}`);
     }
   }
-  try {
-    const ampCodec = await codecOf(["@txcript", "amp"].join("/"), "ampCodec");
-    const text = readFileSync(path.join(realDirectory, "amp-export-convo.json"), "utf8");
-    out.push({
-      name: "real/amp-export-convo.json",
-      transcript: ampCodec.toCommon(ampCodec.parse(text)),
-    });
-  } catch (error) {
-    console.warn(`SKIPPED the real Amp export: ${String(error).slice(0, 160)}`);
-  }
-  try {
-    const claudeCodeCodec = await codecOf(["@txcript", "claude-code"].join("/"), "claudeCodeCodec");
-    const text = readFileSync(
-      path.join(realDirectory, "claude-code", "fasthooks-main-2.0.76.jsonl"),
-      "utf8",
-    );
-    out.push({
-      name: "real/claude-code/fasthooks-main-2.0.76.jsonl",
-      transcript: claudeCodeCodec.toCommon(claudeCodeCodec.parse(text)),
-    });
-  } catch (error) {
-    console.warn(`SKIPPED the real Claude Code session: ${String(error).slice(0, 160)}`);
+  // One real capture of every other harness, through its own codec.
+  const others: [string, string, string][] = [
+    ["amp", "ampCodec", "amp-export-convo.json"],
+    ["claude-code", "claudeCodeCodec", "claude-code/fasthooks-main-2.0.76.jsonl"],
+    [
+      "codex",
+      "codexCodec",
+      "codex/rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",
+    ],
+    ["pi", "piCodec", "pi/2026-03-18T00-14-13-969Z_a5cd40eb-3081-4252-b0a0-00079cf37752.jsonl"],
+    ["opencode", "opencodeCodec", "opencode/export-1.2.20-codectx.json"],
+  ];
+  for (const [packageName, exportName, file] of others) {
+    try {
+      const codec = await codecOf(["@txcript", packageName].join("/"), exportName);
+      const text = readFileSync(path.join(realDirectory, file), "utf8");
+      out.push({ name: `real/${file}`, transcript: codec.toCommon(codec.parse(text)) });
+    } catch (error) {
+      console.warn(`SKIPPED real/${file}: ${String(error).slice(0, 160)}`);
+    }
   }
   return out;
 }
@@ -170,6 +168,11 @@ describe.skipIf(skip !== undefined)(
   () => {
     let home: string;
     beforeAll(async () => {
+      // Retention off for the resumes themselves: each failed offline resume leaves a stray
+      // `session-<now>-<id8>.jsonl` holding only Gemini's session context, and with retention on
+      // the next start deletes it and, by the shared -<id8> suffix, the session's own file —
+      // Gemini CLI does this to its own recordings too (docs/formats/gemini-cli.md). The retention
+      // check below runs on the files as the store wrote them.
       home = await copyHome("resume", false);
     });
     for (const { name } of sessions) {
