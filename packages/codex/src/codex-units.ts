@@ -274,7 +274,7 @@ export class UnitWriter {
     const readSource = injectedSource(first?.type === "text" ? first.text : undefined);
     if (context.kind === "system" || (context.kind === "developer" && context.source !== undefined))
       this.warn("contextKind", `${context.kind} context became a developer message`, path);
-    if (context.kind === "injected" && readSource !== context.source)
+    if (context.kind === "injected" && (readSource === undefined || readSource !== context.source))
       this.warn("contextKind", "injected context reads back by its text", path);
     if (context.kind === "injected" && readSource === undefined) {
       // Codex would read it as the person's prompt: write it as one.
