@@ -18,6 +18,7 @@ import {
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { commandId } from "./claude-code-read.js";
 import {
+  answerCalls,
   flattenContent,
   hasUsageExtras,
   isCommandCall,
@@ -27,7 +28,6 @@ import {
   normalizeThinking,
   userMessage,
 } from "./claude-code-write-rules.js";
-import { missingResultText } from "./claude-code-written.js";
 
 /** What the steps need to know about the whole transcript before handling any one message. */
 interface Plan {
@@ -324,34 +324,6 @@ function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
               block.toolUseId,
           );
   return answered;
-}
-
-/** Step 3, for one assistant message: an error result for each call nothing answers. */
-function answerCalls(
-  message: Message,
-  answered: Set<string>,
-  options: ConversionOptions | undefined,
-): Message | undefined {
-  const synthesized: Block[] = [];
-  for (const block of message.content) {
-    if (block.type !== "tool_use" || answered.has(block.id)) continue;
-    answered.add(block.id);
-    synthesized.push({
-      type: "tool_result",
-      toolUseId: block.id,
-      content: missingResultText,
-      isError: true,
-    });
-  }
-  if (synthesized.length === 0) return undefined;
-  warn(
-    options,
-    claudeCodeLoss.orphanToolUse,
-    "synthesized an error result for an unanswered tool call",
-    undefined,
-    synthesized.length,
-  );
-  return userMessage(synthesized, message.timestamp);
 }
 
 function* projectMessages(

@@ -13,6 +13,7 @@ import {
 import { anthropicThinkingOf, toolResultContentToAnthropic } from "@txcript/core/anthropic";
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { claudeSessionId } from "./claude-code-paths.js";
+import { missingResultText } from "./claude-code-written.js";
 
 export function flattenContent(content: Json, options: ConversionOptions | undefined): Json {
   const written = toolResultContentToAnthropic(content, "claude_code");
@@ -103,4 +104,32 @@ export function isCommandCall(message: Message): boolean {
 /** Meta as the writer writes it (the model is settled by the writer once the messages are). */
 export function writtenMeta(meta: Meta, options?: ConversionOptions): Meta {
   return normalizeMeta(meta, options);
+}
+
+/** Step 3, for one assistant message: an error result for each call nothing answers. */
+export function answerCalls(
+  message: Message,
+  answered: Set<string>,
+  options: ConversionOptions | undefined,
+): Message | undefined {
+  const synthesized: Block[] = [];
+  for (const block of message.content) {
+    if (block.type !== "tool_use" || answered.has(block.id)) continue;
+    answered.add(block.id);
+    synthesized.push({
+      type: "tool_result",
+      toolUseId: block.id,
+      content: missingResultText,
+      isError: true,
+    });
+  }
+  if (synthesized.length === 0) return undefined;
+  warn(
+    options,
+    claudeCodeLoss.orphanToolUse,
+    "synthesized an error result for an unanswered tool call",
+    undefined,
+    synthesized.length,
+  );
+  return userMessage(synthesized, message.timestamp);
 }
