@@ -7,11 +7,9 @@ import {
   type Block,
   type ConversionOptions,
   type Json,
-  jsonEqual,
   type Message,
   stringifyJson,
   type Transcript,
-  timestampMillis,
   toCanonical,
   uuidV5In,
   warn,
@@ -21,10 +19,18 @@ import {
   assistantBlockToPi,
   guessProvider,
   messageProvider,
-  resultContentToPi,
   writeStopReason,
   writeUsage,
 } from "./common-to-pi-blocks.js";
+import {
+  compactionEntry,
+  entry,
+  millis,
+  print,
+  resultEntry,
+  userRun,
+  type Writer,
+} from "./common-to-pi-entries.js";
 import { piLoss } from "./pi-losses.js";
 import { piNamespace, piSessionId } from "./pi-paths.js";
 import { currentVersion, harness, type PiLine, type PiSession, writtenLine } from "./pi-schema.js";
@@ -34,151 +40,6 @@ import { commonToolToPi } from "./pi-tools.js";
 export interface PiWriteOptions extends ConversionOptions {
   /** The header's cwd instead of the transcript's (continue writes the directory pi will run in). */
   cwd?: string;
-}
-
-function print(value: object): string {
-  return stringifyJson(value, undefined, harness);
-}
-
-function millis(timestamp: string): number {
-  return timestampMillis(timestamp);
-}
-
-interface Writer {
-  readonly options: ConversionOptions | undefined;
-  readonly entryId: () => string;
-  parent: string | null;
-  /** Pi tool name of each call id, for toolResult.toolName. */
-  readonly toolNames: ReadonlyMap<string, string>;
-  /** Whether the last entry written was a tool result (the next one then reads back into its message). */
-  lastWasResult: boolean;
-  readonly messages: readonly Message[];
-  /** The message being written, the id of each message's first entry, and whether that entry joins a results message. */
-  index: number;
-  readonly firstEntries: (string | undefined)[];
-  readonly joinsResults: boolean[];
-}
-
-/** A new entry id, noted as its message's first when it is. */
-function nextId(writer: Writer): string {
-  const id = writer.entryId();
-  if (writer.index >= 0 && writer.index < writer.messages.length)
-    writer.firstEntries[writer.index] ??= id;
-  return id;
-}
-
-/**
- * The entry a compaction keeps from (firstKeptEntryId): the first entry of
- * the message its history starts at, when the history is exactly the
- * messages before it, it stands alone in its message, and that entry starts
- * a message of its own when read back. Otherwise none: pi keeps nothing.
- */
-function keptEntry(writer: Writer, block: Block & { type: "compaction" }): string | undefined {
-  const history = block.history;
-  const at = writer.index;
-  const message = writer.messages[at] as Message;
-  if (
-    history === undefined ||
-    history.length === 0 ||
-    history.length > at ||
-    message.content.length !== 1
-  )
-    return undefined;
-  const start = at - history.length;
-  if (writer.joinsResults[start] === true || !jsonEqual(history, writer.messages.slice(start, at)))
-    return undefined;
-  return writer.firstEntries[start];
-}
-
-function entry(
-  writer: Writer,
-  type: string,
-  timestamp: string,
-  fields: Record<string, Json | undefined>,
-): string {
-  const id = nextId(writer);
-  const text = print({ type, id, parentId: writer.parent, timestamp, ...fields });
-  writer.parent = id;
-  return text;
-}
-
-function userRun(writer: Writer, message: Message, run: Json[]): string {
-  writer.lastWasResult = false;
-  const { context, timestamp } = message;
-  if (context !== undefined)
-    return entry(writer, "custom_message", timestamp, {
-      customType: context.source ?? `txcript.${context.kind}`,
-      content: run,
-      display: false,
-      details: {
-        txcript: {
-          context: {
-            kind: context.kind,
-            ...(context.source === undefined ? {} : { source: context.source }),
-          },
-        },
-      },
-    });
-  return entry(writer, "message", timestamp, {
-    message: { role: "user", content: run, timestamp: millis(timestamp) },
-  });
-}
-
-function resultEntry(
-  writer: Writer,
-  block: Block & { type: "tool_result" },
-  timestamp: string,
-): string {
-  // The message's first entry is this result, read back into the results message before it.
-  if (writer.firstEntries[writer.index] === undefined && writer.lastWasResult)
-    writer.joinsResults[writer.index] = true;
-  writer.lastWasResult = true;
-  return entry(writer, "message", timestamp, {
-    message: {
-      role: "toolResult",
-      toolCallId: block.toolUseId,
-      toolName: writer.toolNames.get(block.toolUseId) ?? "",
-      content: resultContentToPi(block.content, writer.options),
-      isError: block.isError,
-      timestamp: millis(timestamp),
-    },
-  });
-}
-
-function compactionEntry(
-  writer: Writer,
-  block: Block & { type: "compaction" },
-  timestamp: string,
-): string {
-  writer.lastWasResult = false;
-  const hook = block.trigger === "extension";
-  if (block.history !== undefined)
-    warn(
-      writer.options,
-      piLoss.compactionHistory,
-      "a compaction's history is written as the entries pi keeps after it",
-    );
-  if ((block.trigger !== undefined && !hook) || block.preTokens === undefined)
-    warn(
-      writer.options,
-      piLoss.compactionHistory,
-      "a compaction keeps its summary and token count",
-    );
-  const kept = keptEntry(writer, block);
-  const id = nextId(writer);
-  // Keeping nothing, firstKeptEntryId names the compaction itself: the summary stands for all that came before.
-  const text = print({
-    type: "compaction",
-    id,
-    parentId: writer.parent,
-    timestamp,
-    summary: block.summary,
-    firstKeptEntryId: kept ?? id,
-    tokensBefore: block.preTokens ?? 0,
-    ...(hook ? { fromHook: true } : {}),
-  });
-  writer.parent = id;
-  return text;
 }
 
 function* userEntries(writer: Writer, message: Message): Generator<string> {
