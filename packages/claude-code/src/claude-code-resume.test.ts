@@ -1,8 +1,10 @@
-// Claude Code finds what we write: the pinned `claude` (installed on demand
-// into node_modules/.cache, never a workspace dependency) resumes copies of
-// sessions fromCommon wrote — from every Amp, stream-json and Claude Code
-// fixture, the real captures and generated transcripts — offline. Found and
-// loaded, it fails on the connection; not found, it says "No conversation found".
+// Claude Code finds what we write: the pinned `claude` (scripts/real-programs.mjs;
+// the root test setup installs it into node_modules/.cache, never a workspace
+// dependency) resumes copies of sessions fromCommon wrote — from every Amp,
+// stream-json and Claude Code fixture (the 2.x store one with its subagent
+// file too), the real captures and generated transcripts — offline. Found
+// and loaded, it fails on the connection; not found, it says "No
+// conversation found". A missing binary skips every case with the reason.
 import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
