@@ -1,0 +1,73 @@
+// The compatibility matrix as a test. `pnpm interop` (TXCRIPT_INTEROP=full)
+// runs every writer against every pinned version of every real program on
+// every fixture of every source harness and rewrites docs/compatibility.md.
+// A normal run (CI) runs the newest pinned version of each program on one
+// session per source harness: each must pass, and the page must list exactly
+// the pinned versions and say `pass` for those cells.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Cell, newest, probes, renderMatrix, runMatrix, versionOf } from "./compatibility.js";
+import { repoRoot } from "./workspace.js";
+
+const page = path.join(repoRoot, "docs/compatibility.md");
+const full = process.env.TXCRIPT_INTEROP === "full";
+
+describe("docs/compatibility.md", () => {
+  it("lists exactly the pinned versions of every program a probe checks", async () => {
+    expect(existsSync(page), "run `pnpm interop` to generate it").toBe(true);
+    const text = readFileSync(page, "utf8");
+    const inTable = new Set(
+      [...text.matchAll(/^\| source \| (.*) \|$/gm)].flatMap((match) =>
+        (match[1] ?? "").split(" | ").map((cell) => cell.replaceAll("`", "")),
+      ),
+    );
+    const pinned = new Set((await probes()).flatMap(({ probe }) => probe.programs.map(versionOf)));
+    expect(inTable).toEqual(pinned);
+  });
+
+  it(
+    full
+      ? "runs the whole matrix and rewrites the page"
+      : "the newest version of each program opens what every source writes",
+    async () => {
+      const run = await runMatrix({
+        perSource: full ? Number.POSITIVE_INFINITY : 1,
+        allVersions: full,
+        onCell: (cell: Cell) =>
+          console.log(
+            `${cell.target} × ${cell.version} from ${cell.source}: ${cell.passed}/${cell.total}`,
+          ),
+      });
+      for (const line of run.skipped) console.warn(`SKIPPED: ${line}`);
+      if (full) {
+        writeFileSync(page, renderMatrix(run, new Date().toISOString().slice(0, 10)));
+        return;
+      }
+      const failures = run.cells.flatMap((cell) =>
+        cell.failures.map(
+          (failure) => `${cell.target} × ${cell.version} from ${cell.source}: ${failure}`,
+        ),
+      );
+      expect(failures).toEqual([]);
+      const text = readFileSync(page, "utf8");
+      for (const { target, probe } of await probes()) {
+        const version = versionOf(newest(probe));
+        const section = text.split(`## into \`${target}\``)[1]?.split("\n## ")[0] ?? "";
+        const header = /^\| source \| (.*) \|$/m.exec(section)?.[1]?.split(" | ") ?? [];
+        const column = header.findIndex((cell) => cell === `\`${version}\``);
+        expect(column, `${target}: the page has a column for ${version}`).toBeGreaterThanOrEqual(0);
+        for (const cell of run.cells.filter((item) => item.target === target)) {
+          const row =
+            new RegExp(`^\\| \`${cell.source}\` \\| (.*) \\|$`, "m")
+              .exec(section)?.[1]
+              ?.split(" | ") ?? [];
+          expect(row[column], `${target} from ${cell.source} on ${version}`).toMatch(
+            /^pass \(\d+\)$/,
+          );
+        }
+      }
+    },
+    full ? 3_600_000 : 1_200_000,
+  );
+});

@@ -1,0 +1,182 @@
+// The compatibility matrix: every writer against the real programs that read
+// its output, on sessions from every source harness. Each target harness
+// with a real program exports a `probe` from its test-support (it writes a
+// transcript with its own writer and store into a temporary home and runs
+// the program's offline check); the source sessions are each harness's
+// fixtures, read into Common. Targets, sources and programs all come from
+// the registry and scripts/real-programs.mjs: nothing here lists harnesses.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { commonCodec, type Transcript } from "@txcript/core";
+import { harnessDefinitions } from "@txcript/harnesses";
+import { programBin, programSkipReason, realPrograms } from "../../../scripts/real-programs.mjs";
+import { repoRoot } from "./workspace.js";
+
+export interface ProbeResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface Probe {
+  programs: string[];
+  check: string;
+  run(transcript: Transcript, program: string): Promise<ProbeResult>;
+}
+
+export interface Cell {
+  target: string;
+  source: string;
+  program: string;
+  version: string;
+  passed: number;
+  total: number;
+  failures: string[];
+}
+
+/** A harness id's package and fixtures directory name. */
+export function directoryOf(id: string): string {
+  return id.replaceAll("_", "-");
+}
+
+/** The probes of every registered harness that has one. */
+export async function probes(): Promise<{ target: string; probe: Probe }[]> {
+  const found: { target: string; probe: Probe }[] = [];
+  for (const harness of harnessDefinitions) {
+    const file = path.join(
+      repoRoot,
+      "packages",
+      directoryOf(harness.id),
+      "src/test-support/probe.ts",
+    );
+    if (!existsSync(file)) continue;
+    const module = (await import(file)) as { probe?: Probe };
+    if (module.probe) found.push({ target: harness.id, probe: module.probe });
+  }
+  return found;
+}
+
+/** Each source harness's fixtures in Common (at most `perSource` each, in name order). */
+export function sources(
+  perSource: number,
+): { source: string; name: string; transcript: Transcript }[] {
+  const out: { source: string; name: string; transcript: Transcript }[] = [];
+  for (const harness of harnessDefinitions) {
+    const directory = path.join(repoRoot, "fixtures", directoryOf(harness.id));
+    if (!existsSync(directory)) continue;
+    const names = readdirSync(directory)
+      .filter((name) => name.endsWith(".common.json"))
+      .sort()
+      .slice(0, perSource);
+    for (const name of names) {
+      const text = readFileSync(path.join(directory, name), "utf8");
+      out.push({
+        source: harness.id,
+        name,
+        transcript: commonCodec.toCommon(commonCodec.parse(text)),
+      });
+    }
+  }
+  return out;
+}
+
+/** The pinned version of a program, from scripts/real-programs.mjs. */
+export function versionOf(program: string): string {
+  const entry = (realPrograms as Record<string, { package: string; version: string }>)[program];
+  if (!entry) throw new Error(`scripts/real-programs.mjs has no program ${program}`);
+  return `${entry.package}@${entry.version}`;
+}
+
+/** The newest pinned program of a probe: the first it names (CI runs only that one). */
+export function newest(probe: Probe): string {
+  return probe.programs[0] as string;
+}
+
+export async function runMatrix(options: {
+  perSource: number;
+  allVersions: boolean;
+  onCell?: (cell: Cell) => void;
+}): Promise<{ cells: Cell[]; skipped: string[]; checks: Record<string, string> }> {
+  const cells: Cell[] = [];
+  const skipped: string[] = [];
+  const checks: Record<string, string> = {};
+  const inputs = sources(options.perSource);
+  for (const { target, probe } of await probes()) {
+    checks[target] = probe.check;
+    const programs = options.allVersions ? probe.programs : [newest(probe)];
+    for (const program of programs) {
+      if (programBin(program) === undefined) {
+        skipped.push(`${target} × ${versionOf(program)}: ${programSkipReason(program)}`);
+        continue;
+      }
+      const bySource = new Map<string, Cell>();
+      for (const input of inputs) {
+        const cell = bySource.get(input.source) ?? {
+          target,
+          source: input.source,
+          program,
+          version: versionOf(program),
+          passed: 0,
+          total: 0,
+          failures: [],
+        };
+        bySource.set(input.source, cell);
+        const result = await probe.run(input.transcript, program).catch((error: unknown) => ({
+          ok: false,
+          detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
+        }));
+        cell.total += 1;
+        if (result.ok) cell.passed += 1;
+        else cell.failures.push(`${input.name}: ${result.detail}`);
+      }
+      for (const cell of bySource.values()) {
+        cells.push(cell);
+        options.onCell?.(cell);
+      }
+    }
+  }
+  return { cells, skipped, checks };
+}
+
+/** docs/compatibility.md from a full run. */
+export function renderMatrix(run: Awaited<ReturnType<typeof runMatrix>>, when: string): string {
+  const lines = [
+    "# Compatibility with the real programs",
+    "",
+    "<!-- generated by `pnpm interop` (packages/integration/src/compatibility.ts); do not edit by hand -->",
+    "",
+    `What txcript writes, checked with the real programs, offline, on ${when}: every target`,
+    "harness's writer, on sessions from every source harness (each harness's fixtures,",
+    "read into Common), against every pinned version of the program that reads it. A cell",
+    "is `pass` when every session passed the check, else how many passed. CI runs the",
+    "newest pinned version of each program on one session per source, and a test checks",
+    "that those cells still read `pass` here and that this page lists exactly the",
+    "pinned versions.",
+    "",
+  ];
+  const targets = [...new Set(run.cells.map((cell) => cell.target))];
+  for (const target of targets) {
+    const cells = run.cells.filter((cell) => cell.target === target);
+    const versions = [...new Set(cells.map((cell) => cell.version))];
+    lines.push(`## into \`${target}\``, "", `Check: ${run.checks[target] ?? "(none)"}`, "");
+    lines.push(`| source | ${versions.map((version) => `\`${version}\``).join(" | ")} |`);
+    lines.push(`| --- | ${versions.map(() => "---").join(" | ")} |`);
+    for (const source of [...new Set(cells.map((cell) => cell.source))]) {
+      const row = versions.map((version) => {
+        const cell = cells.find((item) => item.source === source && item.version === version);
+        if (cell === undefined) return "—";
+        return cell.passed === cell.total
+          ? `pass (${cell.total})`
+          : `**${cell.passed} of ${cell.total}**`;
+      });
+      lines.push(`| \`${source}\` | ${row.join(" | ")} |`);
+    }
+    const failures = cells.flatMap((cell) =>
+      cell.failures.map((failure) => `- ${cell.version}, from \`${cell.source}\`: ${failure}`),
+    );
+    if (failures.length > 0) lines.push("", "Failures:", "", ...failures);
+    lines.push("");
+  }
+  if (run.skipped.length > 0)
+    lines.push("## Not run", "", ...run.skipped.map((line) => `- ${line}`), "");
+  return `${lines.join("\n")}`;
+}
