@@ -82,11 +82,40 @@ const probe: NamedTranscript = {
   },
 };
 
+const generated = generatedTranscripts(2);
+
+/**
+ * OpenCode orders messages by time and stamps a new prompt with the current
+ * time, so a session whose times lie after now gets the prompt sorted into
+ * its past. For `run --session`, one generated session moved to 2025.
+ */
+function movedToThePast({ name, transcript }: NamedTranscript): NamedTranscript {
+  const last = Math.max(
+    ...transcript.messages.map((message) => Date.parse(message.timestamp)),
+    Date.parse(transcript.meta.timestamp),
+  );
+  const shift = last - Date.UTC(2025, 5, 1);
+  const move = (timestamp: string) => new Date(Date.parse(timestamp) - shift).toISOString();
+  return {
+    name: `${name}, moved to 2025`,
+    transcript: {
+      ...transcript,
+      meta: { ...transcript.meta, timestamp: move(transcript.meta.timestamp) },
+      messages: transcript.messages.map((message) => ({
+        ...message,
+        timestamp: move(message.timestamp),
+      })),
+    },
+  };
+}
+const movedIntoThePast = movedToThePast(generated[1] as NamedTranscript);
+
 const sessions: NamedTranscript[] = [
   probe,
   ...fixtureTranscripts(),
   ...realTranscripts(),
-  ...generatedTranscripts(2),
+  ...generated,
+  movedIntoThePast,
 ];
 
 interface Written {
@@ -102,9 +131,11 @@ describe.skipIf(opencodeSkipReason !== undefined)(
     let box: Sandbox;
     let stub: Stub;
     const written: Written[] = [];
+    /** Sessions `run --session` appended a turn to. */
+    const continued = new Set<string>();
 
     beforeAll(async () => {
-      stub = await startStub(12, 600_000);
+      stub = await startStub(40, 600_000);
       box = await sandbox(stub.port);
       const files = path.join(box.root, "files");
       await fs.mkdir(files);
@@ -167,6 +198,7 @@ describe.skipIf(opencodeSkipReason !== undefined)(
 
     it("sends the whole history, tool call and result included, on `opencode run --session <id>`", async () => {
       const session = written[0] as Written;
+      continued.add(session.id);
       const ran = await runOpencode(box, [
         "run",
         "--session",
@@ -207,6 +239,60 @@ describe.skipIf(opencodeSkipReason !== undefined)(
         { role: "user", content: "continue", calls: undefined },
       ]);
     }, 120_000);
+
+    it("sends every answered tool call and its result of other sessions on `run --session`", async () => {
+      const chosen = written.filter(
+        (session) =>
+          [
+            "fixtures/stream-json/claude-tools.common.json",
+            "real/export-1.2.20-codectx.json",
+          ].includes(session.name) || session.name === movedIntoThePast.name,
+      );
+      expect(chosen.length).toBe(3);
+      for (const session of chosen) {
+        continued.add(session.id);
+        const before = stub.requests.length;
+        const ran = await runOpencode(box, [
+          "run",
+          "--session",
+          session.id,
+          "-m",
+          "loop/stub",
+          "continue",
+        ]);
+        expect(ran.status, `${session.name}: ${ran.stderr.slice(-300)}`).toBe(0);
+        const request = stub.requests
+          .slice(before)
+          .find((entry) => entry.url.includes("chat/completions"));
+        const messages =
+          ((request?.body ?? {}) as { messages?: Record<string, unknown>[] }).messages ?? [];
+        const sentCalls = new Set(
+          messages.flatMap((message) =>
+            ((message.tool_calls as { id: string }[] | undefined) ?? []).map((call) => call.id),
+          ),
+        );
+        const sentResults = new Map(
+          messages.flatMap((message) =>
+            message.role === "tool" ? [[message.tool_call_id as string, message.content]] : [],
+          ),
+        );
+        const results = session.expected.messages.flatMap((message) =>
+          message.content.flatMap((block) => (block.type === "tool_result" ? [block] : [])),
+        );
+        for (const result of results) {
+          expect(sentCalls.has(result.toolUseId), `${session.name}: call ${result.toolUseId}`).toBe(
+            true,
+          );
+          expect(
+            sentResults.get(result.toolUseId),
+            `${session.name}: result ${result.toolUseId}`,
+          ).toBe(result.content);
+        }
+        console.log(
+          `${session.name}: ${results.length} tool results sent back, ${messages.length} messages in the request`,
+        );
+      }
+    }, 600_000);
 
     it("control: an id OpenCode does not have fails export and run", async () => {
       const exported = await runOpencode(box, ["export", "ses_doesnotexist0000000000"]);
@@ -312,8 +398,8 @@ describe.skipIf(opencodeSkipReason !== undefined)(
       for (const session of written) {
         expect(listed.has(session.id), session.name).toBe(true);
         const transcript = opencodeCodec.toCommon(await store.load(session.id));
-        // `run --session` appended a turn to the probe: what we wrote is its start.
-        if (session === written[0])
+        // `run --session` appended a turn: what we wrote is its start.
+        if (continued.has(session.id))
           expect(transcript.messages.slice(0, session.expected.messages.length)).toEqual(
             session.expected.messages,
           );
