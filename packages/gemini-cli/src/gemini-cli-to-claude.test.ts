@@ -10,7 +10,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ES module without types, shared by every package's real-program tests.
 import { programBin, programSkipReason } from "../../../scripts/real-programs.mjs";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
 import { realDirectory, repoRoot } from "./test-support/interop.js";

@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { commonCodec, type Transcript } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
-// @ts-expect-error: a plain ES module without types, shared by every package's real-program tests.
 import { programBin, programSkipReason, realPrograms } from "../../../../scripts/real-programs.mjs";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
