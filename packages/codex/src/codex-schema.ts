@@ -33,6 +33,11 @@ export interface CodexLinesRollout {
    * a title: not part of the rollout text (Codex keeps names outside it).
    */
   readonly title?: string;
+  /**
+   * Rollouts of the subagents this session spawned (their session_meta names
+   * it as parent), when the store found them: not part of this file's text.
+   */
+  readonly subagents?: readonly CodexLinesRollout[];
 }
 
 /** A pre-2025 `.json` rollout: one document `{session: {...}, items: [...]}`. */

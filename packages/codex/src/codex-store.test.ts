@@ -133,6 +133,105 @@ describe("CodexStore", () => {
     ]);
   });
 
+  it("loads a session with the subagents it spawned, linked to the spawn_agent call", async () => {
+    const parentId = "019eddaa-0000-7000-8000-0000000000a1";
+    const childId = "019eddaa-3bb4-7da3-8f6f-2bb5e10f4e42";
+    const store = new CodexStore({ root: home });
+    const parent: Transcript = {
+      meta: { id: parentId, timestamp: "2026-06-19T02:15:23.000Z", cwd: "/w" },
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "delegate it" }],
+          timestamp: "2026-06-19T02:15:24.000Z",
+        },
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: "call_spawn",
+              tool: {
+                name: "Raw",
+                toolName: "multi_agent_v1.spawn_agent",
+                input: { agent_type: "implementer", message: "write it" },
+              },
+            },
+          ],
+          timestamp: "2026-06-19T02:15:25.000Z",
+        },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              toolUseId: "call_spawn",
+              content: `{"agent_id":"${childId}","nickname":"Hypatia"}`,
+              isError: false,
+            },
+          ],
+          timestamp: "2026-06-19T02:15:26.000Z",
+        },
+      ],
+    };
+    await store.save(codexCodec.fromCommon(parent));
+    const day = path.join(home, "sessions", "2026", "06", "19");
+    const child = [
+      JSON.stringify({
+        timestamp: "2026-06-19T02:15:27.000Z",
+        type: "session_meta",
+        payload: {
+          id: childId,
+          parent_thread_id: parentId,
+          timestamp: "2026-06-19T02:15:27.000Z",
+          cwd: "/w",
+          originator: "codex_exec",
+          cli_version: "0.142.0",
+          source: {
+            subagent: {
+              thread_spawn: {
+                parent_thread_id: parentId,
+                depth: 1,
+                agent_nickname: "Hypatia",
+                agent_role: "implementer",
+              },
+            },
+          },
+        },
+      }),
+      '{"timestamp":"2026-06-19T02:15:28.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"write it"}]}}',
+      '{"timestamp":"2026-06-19T02:15:29.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"PASS"}]}}',
+      "",
+    ].join("\n");
+    // Named a second later than the parent; an unrelated rollout named earlier is never opened as a child.
+    await fs.writeFile(path.join(day, `rollout-2026-06-19T02-15-27-${childId}.jsonl`), child);
+    const loaded = await store.load(parentId);
+    const transcript = codexCodec.toCommon(loaded);
+    expect(transcript.subagents).toEqual([
+      {
+        id: childId,
+        toolUseId: "call_spawn",
+        title: "Hypatia",
+        agentType: "implementer",
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "text", text: "write it" }],
+            timestamp: "2026-06-19T02:15:28.000Z",
+          },
+          {
+            role: "assistant",
+            content: [{ type: "text", text: "PASS" }],
+            timestamp: "2026-06-19T02:15:29.000Z",
+          },
+        ],
+      },
+    ]);
+    // The rollout text is still the parent's own.
+    expect(codexCodec.serialize(loaded)).toBe(readFileSync(await store.locate(parentId), "utf8"));
+    expect(codexCodec.toCommon(await store.load(childId)).subagents).toBeUndefined();
+  });
+
   it("finds and loads a .jsonl.zst rollout, and prefers the plain file when both exist", async () => {
     const day = path.join(home, "archived_sessions");
     await fs.mkdir(day, { recursive: true });

@@ -16,10 +16,27 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { codexCodec } from "./codex-codec.js";
-import { injectedSource } from "./codex-items.js";
 import { defaultCodexHome, rolloutIdOf, rolloutRelativePath } from "./codex-paths.js";
-import { type CodexRollout, harness, serializeRollout } from "./codex-schema.js";
-import { rolloutText, zstdHead } from "./codex-zstd.js";
+import {
+  type CodexLinesRollout,
+  type CodexRollout,
+  harness,
+  serializeRollout,
+} from "./codex-schema.js";
+import {
+  firstLineOf,
+  type Loose,
+  lastEventTime,
+  own,
+  parsedLines,
+  peekFile,
+  peekHead,
+  readFirstLine,
+  readRolloutFile,
+  readZstdHead,
+  tailBytes,
+} from "./codex-store-reads.js";
+import { parentThreadOf } from "./codex-subagents.js";
 
 export interface CodexStoreOptions {
   /** The Codex home (`CODEX_HOME`); defaults to CodexStore.defaultRoot(env). */
@@ -29,163 +46,7 @@ export interface CodexStoreOptions {
 
 export type CodexSaveOptions = SaveOptions;
 
-/** Bytes read from the head and the tail of each rollout while listing. */
-const firstHeadBytes = 32_768;
-const headBytes = 131_072;
-const firstTailBytes = 4_096;
-const tailBytes = 65_536;
 const sessionDirectories = ["sessions", "archived_sessions"];
-
-type Loose = Record<string, unknown>;
-
-function own(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null && Object.hasOwn(value, key)
-    ? (value as Loose)[key]
-    : undefined;
-}
-
-function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-/** The JSON objects of complete lines, from the start (or, with `reverse`, from the end), lazily. */
-function* parsedLines(text: string, reverse = false): Generator<Loose> {
-  const pieces = text.split("\n");
-  if (reverse) pieces.reverse();
-  for (const line of pieces) {
-    if (line === "") continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (typeof value === "object" && value !== null && !Array.isArray(value))
-        yield value as Loose;
-    } catch {
-      // A cut line at the edge of the head or tail.
-    }
-  }
-}
-
-interface Peek {
-  id?: string;
-  cwd?: string;
-  prompt?: string;
-}
-
-/** Session id, cwd and first prompt from a rollout's head, read leniently; undefined when it is no rollout. */
-function peekHead(text: string): Peek | undefined {
-  const lines = parsedLines(text);
-  const first = lines.next().value;
-  if (first === undefined) return undefined;
-  const meta = own(first, "type") === "session_meta" ? own(first, "payload") : first;
-  const id = own(meta, "id");
-  if (
-    typeof id !== "string" ||
-    (own(first, "type") !== "session_meta" && typeof own(meta, "timestamp") !== "string")
-  )
-    return undefined;
-  const result: Peek = { id };
-  const cwd = own(meta, "cwd");
-  if (typeof cwd === "string" && cwd !== "") result.cwd = cwd;
-  for (const line of lines) {
-    const payload = own(line, "payload") ?? line;
-    if (own(line, "type") === "event_msg" && own(payload, "type") === "user_message") {
-      const message = own(payload, "message");
-      if (typeof message === "string" && message.trim() !== "") {
-        result.prompt = oneLine(message);
-        break;
-      }
-    }
-    if (own(payload, "type") === "message" && own(payload, "role") === "user") {
-      const content = own(payload, "content");
-      const text = Array.isArray(content) ? own(content[0], "text") : undefined;
-      if (typeof text === "string" && text.trim() !== "" && injectedSource(text) === undefined) {
-        result.prompt = oneLine(text);
-        break;
-      }
-    }
-  }
-  return result;
-}
-
-/** The time of the last line with a timestamp in a rollout's tail. */
-function lastEventTime(text: string): string | undefined {
-  for (const line of parsedLines(text, true)) {
-    const stamp = own(line, "timestamp");
-    if (typeof stamp === "string" && Number.isFinite(Date.parse(stamp)))
-      return new Date(Date.parse(stamp)).toISOString();
-  }
-  return undefined;
-}
-
-/** `length` bytes at `position` as text (a character cut at an edge only spoils that edge's line). */
-async function readRange(handle: fs.FileHandle, position: number, length: number): Promise<string> {
-  const buffer = Buffer.allocUnsafe(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead).toString("utf8");
-}
-
-/**
- * What a plain rollout's head and tail say, reading as little as it can: a
- * 32 KiB head first (128 KiB when the meta line or the first prompt is not in
- * it), and a 4 KiB tail (64 KiB when no whole line with a time is in it).
- */
-async function peekFile(
-  file: string,
-  size: number,
-): Promise<{ seen: Peek | undefined; last: string | undefined }> {
-  const handle = await fs.open(file, "r");
-  try {
-    let head = await readRange(handle, 0, Math.min(size, firstHeadBytes));
-    let seen = peekHead(head);
-    if (size > firstHeadBytes && (seen === undefined || seen.prompt === undefined)) {
-      head = await readRange(handle, 0, Math.min(size, headBytes));
-      seen = peekHead(head);
-    }
-    if (seen === undefined) return { seen, last: undefined };
-    if (size <= head.length) return { seen, last: lastEventTime(head) };
-    let last = lastEventTime(
-      await readRange(handle, Math.max(0, size - firstTailBytes), Math.min(size, firstTailBytes)),
-    );
-    if (last === undefined)
-      last = lastEventTime(
-        await readRange(handle, Math.max(0, size - tailBytes), Math.min(size, tailBytes)),
-      );
-    return { seen, last };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The decompressed head of a `.jsonl.zst`, read 16 KiB of compressed bytes at a time. */
-async function readZstdHead(file: string): Promise<string> {
-  const handle = await fs.open(file, "r");
-  try {
-    const chunks: Uint8Array[] = [];
-    let position = 0;
-    // Compressed rollouts shrink ~10×: a bounded compressed read covers the head.
-    while (position < headBytes) {
-      const buffer = Buffer.alloc(16_384);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      position += bytesRead;
-    }
-    return zstdHead(chunks, headBytes);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Read a rollout file (plain or zstd) as text, with errors as TxcriptError. */
-export async function readRolloutFile(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch (cause) {
-    throw ioError(cause, file, "read", harness);
-  }
-  return rolloutText(bytes, file);
-}
 
 export class CodexStore implements Store<CodexRollout> {
   readonly harness = harness;
@@ -232,9 +93,38 @@ export class CodexStore implements Store<CodexRollout> {
     }
   }
 
+  /** The rollout of session `id`, with the rollouts of the subagents it spawned (found by their parent id). */
   async load(id: string): Promise<CodexRollout> {
     const file = await this.locate(id);
-    return codexCodec.parse(await readRolloutFile(file), { file });
+    const rollout = codexCodec.parse(await readRolloutFile(file), { file });
+    if (rollout.kind !== "lines") return rollout;
+    const subagents = await this.#children(id.toLowerCase(), file, 0);
+    return subagents.length === 0 ? rollout : { ...rollout, subagents };
+  }
+
+  /**
+   * Rollouts whose session_meta names `id` as their parent thread, each with
+   * its own children (3 levels at most). Only files named no earlier than the
+   * parent are opened, and of each only the first line.
+   */
+  async #children(id: string, parentFile: string, depth: number): Promise<CodexLinesRollout[]> {
+    if (depth >= 3) return [];
+    const stamp = path.basename(parentFile).slice("rollout-".length, "rollout-".length + 19);
+    const out: CodexLinesRollout[] = [];
+    for (const file of await this.#rolloutFiles()) {
+      if (file === parentFile) continue;
+      if (path.basename(file).slice("rollout-".length, "rollout-".length + 19) < stamp) continue;
+      const first = file.endsWith(".zst")
+        ? firstLineOf(await readZstdHead(file))
+        : await readFirstLine(file);
+      if (parentThreadOf(first)?.toLowerCase() !== id) continue;
+      const child = codexCodec.parse(await readRolloutFile(file), { file });
+      const childId = rolloutIdOf(path.basename(file));
+      if (child.kind !== "lines" || childId === undefined) continue;
+      const grandchildren = await this.#children(childId, file, depth + 1);
+      out.push(grandchildren.length === 0 ? child : { ...child, subagents: grandchildren });
+    }
+    return out;
   }
 
   async save(

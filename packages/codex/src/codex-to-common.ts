@@ -31,6 +31,7 @@ import {
   objectAt,
   stringAt,
 } from "./codex-schema.js";
+import { subagentsOf } from "./codex-subagents.js";
 import { codexToolToCommon, namespacedName } from "./codex-tools.js";
 
 export type CodexReadOptions = ConversionOptions;
@@ -396,5 +397,10 @@ export function codexToCommon(rollout: CodexRollout, options?: CodexReadOptions)
   const model = reader.sawAssistant ? reader.modelAtFirst : firstModel;
   if (model !== undefined) result.model = model;
   const messages: Message[] = reader.grouper.messages;
-  return { meta: result, messages };
+  const transcript: Transcript = { meta: result, messages };
+  if (rollout.kind === "lines" && rollout.subagents !== undefined && rollout.subagents.length > 0)
+    transcript.subagents = subagentsOf(transcript, rollout.subagents, (child) =>
+      codexToCommon(child, options),
+    );
+  return transcript;
 }

@@ -20,7 +20,8 @@ export type {
   CodexRollout,
 } from "./codex-schema.js";
 export type { CodexSaveOptions, CodexStoreOptions } from "./codex-store.js";
-export { CodexStore, readRolloutFile } from "./codex-store.js";
+export { CodexStore } from "./codex-store.js";
+export { readRolloutFile } from "./codex-store-reads.js";
 export type { CodexReadOptions } from "./codex-to-common.js";
 export { codexToolToCommon, commonToolToCodex } from "./codex-tools.js";
 export { isZstd, rolloutText } from "./codex-zstd.js";
