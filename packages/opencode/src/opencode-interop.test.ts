@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { commonCodec, type Discovered, type Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opencodeCodec } from "./opencode-codec.js";
+import { opencodeHarness } from "./opencode-harness.js";
 import { opencodeImport } from "./opencode-import.js";
 import { importProblems } from "./opencode-importable.js";
 import { listSessions, openReadOnly } from "./opencode-sqlite.js";
@@ -293,6 +294,29 @@ describe.skipIf(opencodeSkipReason !== undefined)(
         );
       }
     }, 600_000);
+
+    it("continues through opencodeHarness: save stages the file, afterSave imports it, the store loads what OpenCode took", async () => {
+      const transcript = {
+        ...probe.transcript,
+        meta: { ...probe.transcript.meta, id: "txcript-probe-harness" },
+      };
+      const store = opencodeHarness.store?.(box.env) as OpencodeStore;
+      expect(store.root).toBe(box.database);
+      const staging = new OpencodeStore({ env: box.env, staging: path.join(box.root, "staging") });
+      const saved = await staging.save(opencodeCodec.fromCommon(transcript));
+      const afterSave = opencodeHarness.afterSave;
+      if (afterSave === undefined) throw new Error("opencodeHarness has no afterSave");
+      const imported = await afterSave(saved, { environment: box.env, cwd: box.project });
+      expect(imported.id).toBe(saved.id);
+      const back = opencodeCodec.toCommon(await store.load(imported.id));
+      const ours = opencodeCodec.toCommon(opencodeCodec.parse(readText(saved.path)));
+      expect(back).toEqual({ ...ours, meta: { ...ours.meta, cwd: box.project } });
+      expect(opencodeHarness.resumeCommand?.(imported.id)).toEqual([
+        "opencode",
+        "--session",
+        imported.id,
+      ]);
+    }, 120_000);
 
     it("control: an id OpenCode does not have fails export and run", async () => {
       const exported = await runOpencode(box, ["export", "ses_doesnotexist0000000000"]);

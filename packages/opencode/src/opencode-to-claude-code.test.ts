@@ -11,7 +11,6 @@ import * as path from "node:path";
 import { ClaudeCodeStore, claudeCodeCodec } from "@txcript/claude-code";
 import type { Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ES module without types, shared by every package's real-program tests.
 import { programBin, programSkipReason } from "../../../scripts/real-programs.mjs";
 import { opencodeCodec } from "./opencode-codec.js";
 import { realTranscripts } from "./test-support/sessions.js";

@@ -10,7 +10,6 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-// @ts-expect-error: a plain ES module without types, shared by every package's real-program tests.
 import { programBin, programSkipReason } from "../../../../scripts/real-programs.mjs";
 
 export const opencodeBin: string | undefined = programBin("opencode");
@@ -29,7 +28,10 @@ export async function sandbox(stubPort = 9): Promise<Sandbox> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-opencode-"));
   const home = path.join(root, "home");
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    // The pinned opencode first on PATH, as `opencode` (what afterSave and resumeCommand run).
+    PATH: [opencodeBin === undefined ? undefined : path.dirname(opencodeBin), process.env.PATH]
+      .filter(Boolean)
+      .join(path.delimiter),
     HOME: home,
     XDG_DATA_HOME: path.join(home, "data"),
     XDG_CONFIG_HOME: path.join(home, "config"),
