@@ -266,6 +266,34 @@ describe("parse", () => {
 });
 
 describe("losses", () => {
+  it("every code reading emits is listed (real recordings, fixtures, odd records)", () => {
+    const odd = jsonl(
+      head,
+      { $set: { messages: [{ no: "id" }] } },
+      { id: "n", type: "notice", content: "?" },
+      {
+        id: "t",
+        timestamp: "not a time",
+        type: "user",
+        content: [{ fileData: { fileUri: "gs://x" } }, 7],
+      },
+      {
+        id: "g",
+        type: "gemini",
+        content: "x",
+        tokens: { input: -1 },
+        thoughts: [3, { subject: "s" }],
+        toolCalls: [5],
+      },
+    );
+    const texts = [jsonText, jsonlText, odd].filter((text): text is string => text !== undefined);
+    const listed = new Set(geminiCliLosses.map((loss) => loss.code));
+    const seen = new Set<string>();
+    for (const text of texts) for (const code of Object.keys(read(text).counts)) seen.add(code);
+    for (const code of seen) expect(listed.has(code), code).toBe(true);
+    expect(seen.size).toBeGreaterThan(8);
+  });
+
   it("are unique, prefixed with the harness id, and described", () => {
     const codes = geminiCliLosses.map((loss) => loss.code);
     expect(new Set(codes).size).toBe(codes.length);
