@@ -20,7 +20,8 @@ export interface ProbeResult {
 export interface Probe {
   programs: string[];
   check: string;
-  run(transcript: Transcript, program: string): Promise<ProbeResult>;
+  /** `source`: the harness the transcript was read from (a writer may keep more for its own). */
+  run(transcript: Transcript, program: string, source?: string): Promise<ProbeResult>;
 }
 
 export interface Cell {
@@ -120,10 +121,12 @@ export async function runMatrix(options: {
           failures: [],
         };
         bySource.set(input.source, cell);
-        const result = await probe.run(input.transcript, program).catch((error: unknown) => ({
-          ok: false,
-          detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
-        }));
+        const result = await probe
+          .run(input.transcript, program, input.source)
+          .catch((error: unknown) => ({
+            ok: false,
+            detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
+          }));
         cell.total += 1;
         if (result.ok) cell.passed += 1;
         else cell.failures.push(`${input.name}: ${result.detail}`);
