@@ -33,7 +33,7 @@ export const probe = {
   programs: ["gemini"],
   check:
     "`gemini --list-sessions` lists it; `gemini -p continue --resume <id> -o json` fails on the connection with our id and sends our whole history; retention on keeps the file",
-  async run(transcript: Transcript, program: string): Promise<ProbeResult> {
+  async run(transcript: Transcript, program: string, _source?: string): Promise<ProbeResult> {
     const bin = programs.programBin(program);
     if (bin === undefined) return { ok: false, detail: `${program} is not installed` };
     const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-gemini-probe-"));
