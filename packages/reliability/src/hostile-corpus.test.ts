@@ -69,7 +69,7 @@ for (const entry of index.cases) {
   const refusedBy = commands(entry)
     .map((command) => command.name)
     .filter((name) => !entry.accepts?.includes(name));
-  const title = `${entry.file} (${entry.what}) is refused by ${refusedBy.join(", ") || "no command"}${entry.accepts ? `, read by ${entry.accepts.join(", ")}` : ""}`;
+  const title = `${entry.file} (${entry.what}) is refused by ${refusedBy.join(", ") || "no command"}${entry.accepts ? `, read by ${entry.accepts.join(", ")}` : ""}${entry.knownBug ? ` (known bug in ${entry.knownBug.commands.join(", ")}: ${entry.knownBug.bug})` : ""}`;
   it(title, async () => {
     const input = path.join(home.work, entry.file);
     await fs.copyFile(path.join(corpus, entry.file), input);
@@ -88,6 +88,16 @@ for (const entry of index.cases) {
         continue;
       }
       if (!("exit" in entry)) throw new Error(`${entry.file}: no refusal in the index`);
+      if (entry.knownBug?.commands.includes(command.name)) {
+        // Known to miss until the fix lands: when it answers right, remove the knownBug.
+        expect(
+          result.code === entry.exit && !/internal error/.test(result.stderr),
+          `${context}: the known bug "${entry.knownBug.bug}" looks fixed: remove knownBug from scripts/write-hostile-corpus.ts`,
+        ).toBe(false);
+        expect(await sha256(input), `${context}: changed the input`).toBe(before);
+        homeBefore = await listFiles(home.root);
+        continue;
+      }
       expect(result.code, context).toBe(entry.exit);
       expect(result.stdout, context).toBe("");
       const lines = result.stderr.split("\n");

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { TxcriptError } from "@txcript/core";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listFiles } from "./cli.js";
+import { knownStoreBug } from "./known-bugs.js";
 import {
   asUserSkipReason,
   fifoProbe,
@@ -118,8 +119,13 @@ for (const [index, subject] of storesUnderFault.entries()) {
         expect(loaded).toMatch(/^refused /);
       });
 
-      it.skipIf(asUserReason !== undefined)(
-        `permission denied (as uid 65534): load, discover and save are IO errors${asUserReason === undefined ? "" : ` (skipped: ${asUserReason})`}`,
+      const permissionBug = knownStoreBug(subject.harness, "permission");
+      // A store with a known bug here fails this test until the fix lands (then it flips).
+      const permissionTest = permissionBug
+        ? it.skipIf(asUserReason !== undefined).fails
+        : it.skipIf(asUserReason !== undefined);
+      permissionTest(
+        `permission denied (as uid 65534): load, discover and save are IO errors${asUserReason === undefined ? "" : ` (skipped: ${asUserReason})`}${permissionBug ? ` (known bug, expected to fail: ${permissionBug.id})` : ""}`,
         async () => {
           const { root, id, path: file } = await seeded(subject);
           await fs.chmod(file, 0o000);
