@@ -8,6 +8,7 @@ import { fitForTarget, writeArchive } from "./context-budget.js";
 import type { Io } from "./io.js";
 import type { ReportSettings } from "./losses.js";
 import { note } from "./output.js";
+import { locate } from "./report.js";
 
 export interface Plan {
   copy: Transcript;
@@ -30,6 +31,7 @@ export async function planCopy(
   settings: ReportSettings,
   values: Values,
   options: {
+    file: string;
     ranged: Transcript;
     whole: boolean;
     source: string;
@@ -50,7 +52,9 @@ export async function planCopy(
   else if (full)
     await note(io, settings, `replaying all ${ranged.messages.length} messages (--full)`);
   const budget = integerOption(values, "budget", "continue", 1);
-  const fitted = await fitForTarget(sliced, target, budget);
+  const fitted = await fitForTarget(sliced, target, budget).catch((error: unknown) => {
+    throw locate(error, options.file);
+  });
   if (fitted.cuts.length > 0)
     await note(
       io,

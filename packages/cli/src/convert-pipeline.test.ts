@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { convert, WarningCollector } from "@txcript/core";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { convertSource } from "./convert-pipeline.js";
 import { detectHarness, findHarness, harnessList } from "./harnesses.js";
 
@@ -33,6 +33,16 @@ function reference(file: string, to: ReturnType<typeof findHarness>) {
     ...(write === undefined ? {} : { write }),
   });
 }
+
+// Some writers record the time of writing (Gemini CLI's lastUpdated): one
+// fixed clock, so two writes of the same session can be compared.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-06-01T12:00:00.000Z"));
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
 
 describe("convertSource", () => {
   it("prints what convert() prints, whole or line by line, for every fixture and target", async () => {

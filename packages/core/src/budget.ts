@@ -3,6 +3,8 @@
 // long pasted messages, then whole oldest turns — never separating a tool
 // call from its result and never leaving an orphan result. Everything cut is
 // recorded, so a caller can archive it and tell the resumed agent where.
+import { TxcriptError } from "./errors.js";
+import type { Json } from "./json.js";
 import type { Block, Message, Transcript } from "./model.js";
 import { toCanonical } from "./tools.js";
 
@@ -39,6 +41,17 @@ export interface BudgetOptions {
   reserve?: number;
 }
 
+/** JSON text of a value; hostile depth is a size error, not a RangeError. */
+function jsonText(value: Json): string {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    throw new TxcriptError("TOO_LARGE", "a tool input or output is nested too deeply to count", {
+      cause,
+    });
+  }
+}
+
 /** The countable text of a block, as a model would be sent it. */
 export function blockText(block: Block): string {
   switch (block.type) {
@@ -48,10 +61,10 @@ export function blockText(block: Block): string {
       return block.text + (block.encrypted ?? "") + (block.signature ?? "");
     case "tool_use": {
       const { name, input } = toCanonical(block.tool);
-      return `${name} ${JSON.stringify(input)}`;
+      return `${name} ${jsonText(input)}`;
     }
     case "tool_result":
-      return typeof block.content === "string" ? block.content : JSON.stringify(block.content);
+      return typeof block.content === "string" ? block.content : jsonText(block.content);
     case "image":
       return "";
     case "compaction":

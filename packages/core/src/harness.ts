@@ -20,6 +20,8 @@ export interface OptionContext {
   startTime?: Date;
   /** The input's native text (a writer matching the input's dialect). */
   sourceText?: string;
+  /** The time of writing, for formats that record it (default: now); fixed for reproducible output. */
+  now?: Date;
 }
 
 export type CodecOptions = ConversionOptions & Record<string, unknown>;

@@ -16,6 +16,7 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   codec: geminiCliCodec,
   extension: ".jsonl",
   project: (transcript) => geminiCliProject(transcript),
+  writeOptions: ({ now }) => (now === undefined ? {} : { now }),
   *serializeChunks(transcript, options) {
     for (const line of commonToGeminiCli(transcript, options as GeminiCliWriteOptions).lines)
       yield `${line.text}\n`;

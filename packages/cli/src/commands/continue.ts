@@ -61,6 +61,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   // when it exists here, else the current one.
   const directory = await resumeDirectory(io, ranged.meta.cwd, settings);
   const plan = await planCopy(io, settings, values, {
+    file: input.file,
     ranged,
     whole: range === undefined,
     source: input.harness.id,
@@ -91,7 +92,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     // file (and --force would overwrite the source). Resume it instead.
     const inside = path.relative(store.root, path.resolve(io.cwd, input.file));
     if (!inside.startsWith("..") && !path.isAbsolute(inside)) {
-      const id = input.discovered?.id ?? path.basename(input.file).replace(/\.[^.]*$/, "");
+      const id = input.discovered?.id ?? sessionIdOf(target, input.text, input.file);
       throw new TxcriptError(
         "REFUSED",
         `this session is already in the ${target.id} store; nothing was written`,
@@ -102,17 +103,23 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       );
     }
   }
-  const saved = await store.save(native, { overwrite: values.force === true }).catch((error) => {
-    if (TxcriptError.isInstance(error) && error.code === "CONFLICT") {
-      const id = path.basename(error.location.file ?? "").replace(/\.[^.]*$/, "");
-      throw new TxcriptError("CONFLICT", `this session was already continued in ${target.id}`, {
-        location: error.location,
-        hint: `resume it with \`${(target.resumeCommand?.(id) ?? []).join(" ")}\`, or pass --force to write it again`,
-        cause: error,
-      });
-    }
-    throw locate(error, input.file);
-  });
+  const saved = await store
+    .save(native, { overwrite: values.force === true })
+    .catch(async (error) => {
+      if (TxcriptError.isInstance(error) && error.code === "CONFLICT") {
+        const existing = error.location.file;
+        const id =
+          existing === undefined
+            ? copy.meta.id
+            : sessionIdOf(target, await fs.readFile(existing, "utf8").catch(() => ""), existing);
+        throw new TxcriptError("CONFLICT", `this session was already continued in ${target.id}`, {
+          location: error.location,
+          hint: `resume it with \`${(target.resumeCommand?.(id) ?? []).join(" ")}\`, or pass --force to write it again`,
+          cause: error,
+        });
+      }
+      throw locate(error, input.file);
+    });
   // Read back before success: what the store holds must be what was meant.
   await verifyWritten(target, store, saved, copy, io.env);
   const resumable = target.afterSave
@@ -140,6 +147,15 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const status = await launch(io, target, resumable.id, directory, settings);
   if (settings.json) await printResult(io, { ...result, resumed: { launched: true, status } });
   return status;
+}
+
+/** The id a harness resumes a session file by: read from the file, else its name (pi names files <time>_<id>). */
+function sessionIdOf(target: Harness, text: string, file: string): string {
+  try {
+    return target.codec.toCommon(target.codec.parse(text, { file })).meta.id;
+  } catch {
+    return path.basename(file).replace(/\.[^.]*$/, "");
+  }
 }
 
 async function resumeDirectory(
