@@ -34,7 +34,7 @@ export function environmentVariables(): [string, string][] {
   const harnessVariables: [string, string][] = [];
   for (const harness of harnessList())
     for (const [name, meaning] of harness.environment ?? [])
-      if (!seen.has(name)) {
+      if (!seen.has(name) && name !== "HOME") {
         seen.add(name);
         harnessVariables.push([name, meaning]);
       }

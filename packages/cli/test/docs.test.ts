@@ -6,7 +6,18 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, makeHome, removeHome, repoRoot, txcript } from "./e2e.js";
 
-const commands = ["list", "view", "convert", "export", "continue", "fixtures", "schema"];
+const commands = [
+  "list",
+  "view",
+  "convert",
+  "export",
+  "continue",
+  "fixtures",
+  "schema",
+  "search",
+  "mcp",
+  "completion",
+];
 const doc = readFileSync(path.join(repoRoot, "docs/cli.md"), "utf8");
 
 function block(command: string): string | undefined {

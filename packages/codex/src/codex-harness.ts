@@ -21,6 +21,7 @@ export const codexHarness: HarnessDefinition<CodexRollout> = {
   *serializeChunks(transcript, options) {
     for (const line of commonToCodexLines(transcript, options)) yield `${line}\n`;
   },
+  environment: [["CODEX_HOME", "the Codex home (sessions in <dir>/sessions; default ~/.codex)"]],
   store: (environment, root) =>
     new CodexStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => codexResumeCommand(id),
