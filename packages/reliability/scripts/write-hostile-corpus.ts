@@ -85,13 +85,6 @@ function add(entry: HostileCase, content: string | Buffer): void {
   cases.push(entry);
 }
 
-// `continue` fits a session to the target's context budget before writing, and that step
-// overflows the stack on these inputs (regressions-second-wave.test.ts names it).
-const continueDeepBug: KnownBug = {
-  commands: ["continue"],
-  bug: "cli: continue of a tool input nested 100,000 deep is TOO_LARGE, not an internal error",
-};
-
 const deep = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
 const lineCut = (lines: string[], at: number, replacement: string) =>
   lines.map((line, index) => (index === at ? replacement : line)).join("\n");
@@ -185,7 +178,6 @@ add(
     message: "nested too deeply",
     where: "file",
     accepts: ["view"],
-    knownBug: continueDeepBug,
   },
   ampThread.replace(/"input": \{/, `"input": {"deep": ${deep(100_000)},`),
 );
@@ -230,7 +222,6 @@ add(
     message: "nested too deeply",
     where: "file",
     accepts: ["view"],
-    knownBug: continueDeepBug,
   },
   claudeSession.replace('"input":{', `"input":{"deep":${deep(100_000)},`),
 );

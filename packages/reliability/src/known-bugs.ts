@@ -28,6 +28,14 @@ export const knownBugs: readonly KnownBug[] = [
       ),
   },
   {
+    id: "opencode usage: a token count past 2^53 does not reach Common",
+    parsers: ["opencode"],
+    matches: (violation) =>
+      /^opencode\.toCommon returned an invalid Common transcript: .*Too big: expected int to be <=9007199254740991 at \$\.messages\[\d+\]\.usage\./.test(
+        violation,
+      ),
+  },
+  {
     id: "gemini-cli: content nested 100,000 deep is read or refused with a TxcriptError",
     parsers: ["gemini_cli"],
     matches: (violation) =>
