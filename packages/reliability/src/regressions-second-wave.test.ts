@@ -73,7 +73,12 @@ function usagePast2To53(parser: ParserUnderTest): void {
         role: "assistant",
         timestamp: "2026-01-01T00:00:01.000Z",
         content: [{ type: "text", text: "hello" }],
-        usage: { inputTokens: 31337, outputTokens: 7, cacheReadInputTokens: 24601 },
+        usage: {
+          inputTokens: 31337,
+          outputTokens: 7,
+          cacheReadInputTokens: 24601,
+          cacheCreationInputTokens: 0,
+        },
       },
     ],
   };
