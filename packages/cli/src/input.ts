@@ -13,6 +13,7 @@ import {
 import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, readAllLimited, readLimitedFile } from "./limits.js";
+import { bigInputStatus } from "./progress.js";
 
 export interface Input {
   text: string;
@@ -76,10 +77,16 @@ export async function readInput(ref: string, io: Io, from?: string): Promise<Inp
     });
   }
   if (stat) {
+    bigInputStatus(io, ref, stat.size);
     const { text } = await readLimitedFile(file, ref, limit);
     return { text, file: ref, harness: forced ?? detectHarness(text, ref), startTime: stat.mtime };
   }
   const discovered = await findSession(ref, io, forced);
+  const size = await fs
+    .stat(discovered.path)
+    .then((found) => found.size)
+    .catch(() => 0);
+  bigInputStatus(io, discovered.path, size);
   const { text, mtime } = await readLimitedFile(discovered.path, discovered.path, limit);
   return {
     text,

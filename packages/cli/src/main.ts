@@ -8,6 +8,7 @@ import { commandSpecs, findCommand } from "./command-specs.js";
 import { useRegistry } from "./harnesses.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { type Io, write } from "./io.js";
+import { clearStatus } from "./progress.js";
 import { exitCodeOf, formatError, formatStack } from "./report.js";
 
 type Command = (io: Io, parsed: Parsed) => Promise<number>;
@@ -68,7 +69,11 @@ export async function main(
       return 0;
     }
     const run = await load();
-    return await run(io, parsed);
+    try {
+      return await run(io, parsed);
+    } finally {
+      clearStatus();
+    }
   } catch (error) {
     // The reader went away (`txcript view … | head`): not an error of ours.
     if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return 0;

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { type Warning, writeFileAtomic } from "@txcript/core";
 import { type Io, write } from "./io.js";
 import { lossLines, type ReportSettings } from "./losses.js";
+import { clearStatus } from "./progress.js";
 
 const defaults: ReportSettings = { losses: "summary", quiet: false, json: false };
 
@@ -27,6 +28,7 @@ export async function writeOutput(
 
 /** A progress or outcome line on stderr, unless --quiet or --json. */
 export async function note(io: Io, settings: ReportSettings, line: string): Promise<void> {
+  clearStatus();
   if (settings.quiet || settings.json) return;
   await write(io.stderr, `txcript: ${line}\n`);
 }
@@ -38,6 +40,7 @@ export async function printWarnings(
   settings: ReportSettings = defaults,
   file?: string,
 ): Promise<void> {
+  clearStatus();
   if (settings.quiet || settings.json) return;
   const lines = lossLines(warnings, settings.losses);
   if (lines.length === 0) return;

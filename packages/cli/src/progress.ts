@@ -32,3 +32,24 @@ export class Progress {
     this.#drawn = false;
   }
 }
+
+/** Inputs past this size get a status line on a terminal while they are read and converted. */
+export const bigInputBytes = 50 * 2 ** 20;
+
+let statusShown: Io["stderr"] | undefined;
+
+/**
+ * One status line on a terminal for a single big input (`reading big.jsonl
+ * (612 MB)…`): the conversion after it runs in one piece, so the line stays
+ * until the command ends (`clearStatus`) or its first output is printed.
+ */
+export function bigInputStatus(io: Io, name: string, bytes: number): void {
+  if (bytes <= bigInputBytes || io.stderr.isTTY !== true) return;
+  io.stderr.write(`\r\u001b[Kreading ${name} (${Math.round(bytes / 2 ** 20)} MB)…`);
+  statusShown = io.stderr;
+}
+
+export function clearStatus(): void {
+  statusShown?.write("\r\u001b[K");
+  statusShown = undefined;
+}

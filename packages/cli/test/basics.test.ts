@@ -234,6 +234,57 @@ describe("txcript view", () => {
     expect(plain.stdout).toContain("#1 user");
     expect(plain.stdout).not.toContain("\u001b[");
   });
+  it.runIf(hasScript)(
+    "colours when FORCE_COLOR asks, even off a terminal; FORCE_COLOR=0 wins on one",
+    async () => {
+      const file = await writeSample();
+      const forced = await txcript(home, ["view", file], {
+        env: { FORCE_COLOR: "1", NO_COLOR: "1" },
+      });
+      expect(forced.stdout).toContain("\u001b[1m#1 user");
+      const off = await txcriptOnTty(home, ["view", file], { FORCE_COLOR: "0" });
+      expect(off.stdout).not.toContain("\u001b[");
+    },
+  );
+  it.runIf(hasScript)(
+    "shows a status line on a terminal while a single input past 50 MB is read",
+    async () => {
+      const big = path.join(home.work, "big.common.json");
+      const text = `message ${"x".repeat(2 ** 20)}`;
+      const messages = Array.from({ length: 52 }, () => ({
+        role: "user",
+        timestamp: "2026-01-01T00:00:00.000Z",
+        content: [{ type: "text", text }],
+      }));
+      await fs.writeFile(
+        big,
+        JSON.stringify({
+          format: "txcript.common/v2",
+          meta: { id: "big", timestamp: "2026-01-01T00:00:00.000Z" },
+          messages,
+        }),
+      );
+      const onTty = await txcriptOnTty(home, [
+        "convert",
+        big,
+        "--to",
+        "claude_code",
+        "-o",
+        "big.jsonl",
+      ]);
+      expect(onTty.code, onTty.stdout).toBe(0);
+      expect(onTty.stdout).toMatch(/reading \S*big\.common\.json \(5\d MB\)…/);
+      const piped = await txcript(home, [
+        "convert",
+        big,
+        "--to",
+        "claude_code",
+        "-o",
+        "big2.jsonl",
+      ]);
+      expect(piped.stderr).not.toContain("reading ");
+    },
+  );
 });
 
 describe("continue refuses targets it cannot resume", () => {
