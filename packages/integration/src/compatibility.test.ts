@@ -22,7 +22,11 @@ describe("docs/compatibility.md", () => {
         (match[1] ?? "").split(" | ").map((cell) => cell.replaceAll("`", "")),
       ),
     );
-    const pinned = new Set((await probes()).flatMap(({ probe }) => probe.programs.map(versionOf)));
+    const pinned = new Set(
+      (await probes()).flatMap(({ probe }) =>
+        probe.programs.map((program) => versionOf(program, probe)),
+      ),
+    );
     expect(inTable).toEqual(pinned);
   });
 
@@ -52,7 +56,7 @@ describe("docs/compatibility.md", () => {
       expect(failures).toEqual([]);
       const text = readFileSync(page, "utf8");
       for (const { target, probe } of await probes()) {
-        const version = versionOf(newest(probe));
+        const version = versionOf(newest(probe), probe);
         const section = text.split(`## into \`${target}\``)[1]?.split("\n## ")[0] ?? "";
         const header = /^\| source \| (.*) \|$/m.exec(section)?.[1]?.split(" | ") ?? [];
         const column = header.findIndex((cell) => cell === `\`${version}\``);

@@ -20,6 +20,8 @@ export interface ProbeResult {
 export interface Probe {
   programs: string[];
   check: string;
+  /** Versions of programs the probe pins itself (dev dependencies), not in scripts/real-programs.mjs. */
+  versions?: Record<string, string>;
   /** `source`: the harness the transcript was read from (a writer may keep more for its own). */
   run(transcript: Transcript, program: string, source?: string): Promise<ProbeResult>;
 }
@@ -80,11 +82,17 @@ export function sources(
   return out;
 }
 
-/** The pinned version of a program, from scripts/real-programs.mjs. */
-export function versionOf(program: string): string {
+/** The pinned version of a program: scripts/real-programs.mjs, or the probe's own pins. */
+export function versionOf(program: string, probe?: Probe): string {
+  const own = probe?.versions?.[program];
+  if (own !== undefined) return own;
   const entry = (realPrograms as Record<string, { package: string; version: string }>)[program];
   if (!entry) throw new Error(`scripts/real-programs.mjs has no program ${program}`);
   return `${entry.package}@${entry.version}`;
+}
+
+function inTable(program: string): boolean {
+  return program in (realPrograms as Record<string, unknown>);
 }
 
 /** The newest pinned program of a probe: the first it names (CI runs only that one). */
@@ -105,8 +113,8 @@ export async function runMatrix(options: {
     checks[target] = probe.check;
     const programs = options.allVersions ? probe.programs : [newest(probe)];
     for (const program of programs) {
-      if (programBin(program) === undefined) {
-        skipped.push(`${target} × ${versionOf(program)}: ${programSkipReason(program)}`);
+      if (inTable(program) && programBin(program) === undefined) {
+        skipped.push(`${target} × ${versionOf(program, probe)}: ${programSkipReason(program)}`);
         continue;
       }
       const bySource = new Map<string, Cell>();
@@ -115,7 +123,7 @@ export async function runMatrix(options: {
           target,
           source: input.source,
           program,
-          version: versionOf(program),
+          version: versionOf(program, probe),
           passed: 0,
           total: 0,
           failures: [],

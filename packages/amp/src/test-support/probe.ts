@@ -33,6 +33,8 @@ export interface Probe {
   programs: string[];
   /** One line: the check. */
   check: string;
+  /** Versions of programs that are not in scripts/real-programs.mjs. */
+  versions?: Record<string, string>;
   /** Write `transcript` into a fresh temp home and run the program's offline check on it. */
   run(transcript: Transcript, program: string): Promise<ProbeResult>;
 }
@@ -85,6 +87,11 @@ async function check(
 
 export const probe: Probe = {
   programs: ["amp", "ccusage-amp"],
+  /** Not in scripts/real-programs.mjs: this package's pinned dev dependencies. */
+  versions: {
+    amp: "@sourcegraph/amp@0.0.1768018268-gcd18ba",
+    "ccusage-amp": "@ccusage/amp@18.0.11",
+  },
   check:
     "amp threads markdown <id> (CLI 0.0.1768018268, offline) renders the thread with every text; ccusage-amp session --json counts its tokens",
   async run(transcript, program) {

@@ -260,7 +260,7 @@ export function harnessesUnderTest(harnesses: readonly AnyHarness[]): HarnessUnd
             codec: harness.codec,
             project: harness.project,
             label: harness.id,
-            ...(harness.writeOptions ? { writeOptions: harness.writeOptions({}) } : {}),
+            // The codec's own defaults: the law's `project` states what they keep.
             ...(harness.readOptions ? { readOptions: harness.readOptions({}) } : {}),
           },
         ]
