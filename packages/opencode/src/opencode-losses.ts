@@ -65,6 +65,11 @@ export const opencodeLossList = {
     "degraded",
     "a message or tool time that is missing or not valid epoch milliseconds is replaced by the previous time",
   ),
+  usageCount: loss(
+    "opencode.usage-count",
+    "degraded",
+    "a token count past 2^53 − 1 (Common's counts are safe integers) reads as 0, and so does a reasoning count whose sum with the output count is past it",
+  ),
   // Writing (Common → native): stated in opencodeProject.
   sessionId: loss(
     "opencode.session-id",

@@ -95,9 +95,27 @@ export function parseOpencodeExport(text: string, options: ParseOptions = {}): O
     document: value as OpencodeDocument,
     finalNewline: text.endsWith("\n"),
   };
-  const rendered = render(session);
+  const rendered = renderParsed(session, options);
   if (rendered !== text) session.source = { text, rendered };
   return session;
+}
+
+/**
+ * render() of a document just parsed: JSON.parse takes deeper nesting than
+ * JSON.stringify gives back, so a document nested that deep is refused here,
+ * naming the file, as too deep to read.
+ */
+function renderParsed(session: OpencodeSession, options: ParseOptions): string {
+  try {
+    return render(session);
+  } catch (cause) {
+    if (!TxcriptError.isInstance(cause) || cause.code !== "TOO_LARGE") throw cause;
+    throw new TxcriptError("TOO_LARGE", "document is nested too deeply to read", {
+      harness,
+      location: options.file === undefined ? {} : { file: options.file },
+      cause,
+    });
+  }
 }
 
 function checkEntry(entry: Json, index: number, options: ParseOptions): void {

@@ -16,7 +16,6 @@ import {
   type Subagent,
   type Transcript,
   TxcriptError,
-  type Usage,
   warn,
 } from "@txcript/core";
 import { opencodeLossList as losses } from "./opencode-losses.js";
@@ -29,6 +28,7 @@ import {
   stringField,
 } from "./opencode-schema.js";
 import { opencodeToolToCommon } from "./opencode-tools.js";
+import { usageFrom, usageOf } from "./opencode-usage.js";
 
 /** AI SDK finish reasons with a canonical stop reason. */
 const finishToStop: Record<string, string> = {
@@ -54,38 +54,6 @@ function timeOf(reader: Reader, value: Json | undefined, path: string): string {
   }
   reader.clock = timestamp;
   return timestamp;
-}
-
-function count(value: Json | undefined): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : 0;
-}
-
-function usageFrom(
-  tokens: JsonObject | undefined,
-  cost: number,
-  stepped: boolean,
-): Usage | undefined {
-  const cache = tokens === undefined ? undefined : objectField(tokens, "cache");
-  const input = count(tokens && ownValue(tokens, "input"));
-  const output = count(tokens && ownValue(tokens, "output"));
-  const reasoning = count(tokens && ownValue(tokens, "reasoning"));
-  const read = count(cache && ownValue(cache, "read"));
-  const write = count(cache && ownValue(cache, "write"));
-  if (!stepped && input + output + reasoning + read + write === 0 && !(cost > 0)) return undefined;
-  const usage: Usage = {
-    inputTokens: input,
-    outputTokens: output + reasoning,
-    cacheReadInputTokens: read,
-    cacheCreationInputTokens: write,
-  };
-  if (reasoning > 0) usage.reasoningOutputTokens = reasoning;
-  if (cost > 0) usage.costUsd = cost;
-  return usage;
-}
-
-function usageOf(info: JsonObject, parts: readonly JsonObject[]): Usage | undefined {
-  const stepped = parts.some((part) => ownValue(part, "type") === "step-finish");
-  return usageFrom(objectField(info, "tokens"), numberField(info, "cost") ?? 0, stepped);
 }
 
 /**
@@ -339,10 +307,16 @@ export function opencodeToCommon(
         if (stopReason !== undefined) message.stopReason = stopReason;
         const usage =
           steps.length === 1
-            ? usageOf(info, parts)
+            ? usageOf(reader, info, parts, path)
             : finish === undefined
               ? undefined
-              : usageFrom(objectField(finish, "tokens"), numberField(finish, "cost") ?? 0, true);
+              : usageFrom(
+                  reader,
+                  objectField(finish, "tokens"),
+                  numberField(finish, "cost") ?? 0,
+                  true,
+                  `${path}.parts[${entry.parts.indexOf(finish)}].tokens`,
+                );
         if (usage !== undefined) message.usage = usage;
       } else if (isContext(entry)) message.context = { kind: "injected" };
       messages.push(message);
