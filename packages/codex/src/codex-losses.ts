@@ -141,6 +141,11 @@ export const codexLoss = {
     "unsupported",
     "An image given by URL or file path, not inline base64 data, is dropped.",
   ),
+  usageCount: loss(
+    "codex.usage-count",
+    "degraded",
+    "A token count past 2^53 − 1 reads as 0: Common's counts are safe integers.",
+  ),
   reasoningContent: loss(
     "codex.reasoning-content",
     "degraded",

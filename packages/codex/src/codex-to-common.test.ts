@@ -282,3 +282,47 @@ describe("eras and odd lines", () => {
       expect(() => codexCodec.parse(text)).toThrow(/session metadata|empty/);
   });
 });
+
+describe("usage", () => {
+  const rollout = (usage: string) =>
+    [
+      '{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"019a93b9-f380-7600-98ff-940e6b99603c","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","originator":"x","cli_version":"0.1"}}',
+      '{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}}',
+      `{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":${usage}}}}`,
+    ].join("\n");
+
+  it("reads a count past 2^53 − 1 as 0, with codex.usage-count", () => {
+    const { transcript, warnings } = read(
+      rollout(
+        '{"input_tokens":9007199254740993,"cached_input_tokens":9007199254740993,"output_tokens":5,"reasoning_output_tokens":9007199254740993}',
+      ),
+    );
+    expect(transcript.messages[0]?.usage).toEqual({
+      inputTokens: 0,
+      outputTokens: 5,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+    });
+    expect(warnings.map((warning) => [warning.code, warning.path])).toEqual([
+      ["codex.usage-count", "line 3"],
+      ["codex.usage-count", "line 3"],
+      ["codex.usage-count", "line 3"],
+    ]);
+  });
+
+  it("reads safe counts as they are, without a warning (the control)", () => {
+    const { transcript, warnings } = read(
+      rollout(
+        '{"input_tokens":30,"cached_input_tokens":20,"output_tokens":5,"reasoning_output_tokens":2}',
+      ),
+    );
+    expect(transcript.messages[0]?.usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 5,
+      reasoningOutputTokens: 2,
+      cacheReadInputTokens: 20,
+      cacheCreationInputTokens: 0,
+    });
+    expect(warnings).toEqual([]);
+  });
+});

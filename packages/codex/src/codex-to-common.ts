@@ -17,7 +17,6 @@ import {
   readTimestamp,
   type Tool,
   type Transcript,
-  type Usage,
   warn,
 } from "@txcript/core";
 import { imageFromDataUrl, injectedSource, MessageGrouper, type Side } from "./codex-items.js";
@@ -27,12 +26,12 @@ import {
   type CodexRollout,
   isBareHeader,
   isEnvelope,
-  numberAt,
   objectAt,
   stringAt,
 } from "./codex-schema.js";
 import { subagentsOf } from "./codex-subagents.js";
 import { codexToolToCommon, namespacedName } from "./codex-tools.js";
+import { usageOf } from "./codex-usage.js";
 
 export type CodexReadOptions = ConversionOptions;
 
@@ -85,22 +84,6 @@ function argumentsOf(value: Json | undefined): Json {
   } catch {
     return value;
   }
-}
-
-/** last_token_usage as Common usage (Codex input_tokens include cached and cache-write tokens). */
-export function usageOf(last: JsonObject): Usage {
-  const input = numberAt(last, "input_tokens") ?? 0;
-  const cached = numberAt(last, "cached_input_tokens") ?? 0;
-  const written = numberAt(last, "cache_write_input_tokens") ?? 0;
-  const usage: Usage = {
-    inputTokens: Math.max(0, Math.trunc(input - cached - written)),
-    outputTokens: Math.max(0, Math.trunc(numberAt(last, "output_tokens") ?? 0)),
-    cacheReadInputTokens: Math.max(0, Math.trunc(cached)),
-    cacheCreationInputTokens: Math.max(0, Math.trunc(written)),
-  };
-  const reasoning = numberAt(last, "reasoning_output_tokens");
-  if (reasoning !== undefined && reasoning > 0) usage.reasoningOutputTokens = Math.trunc(reasoning);
-  return usage;
 }
 
 interface Pending {
@@ -378,7 +361,7 @@ export function codexToCommon(rollout: CodexRollout, options?: CodexReadOptions)
       } else if (type === "event_msg") {
         if (stringAt(payload, "type") !== "token_count") return;
         const last = objectAt(objectAt(payload, "info") ?? {}, "last_token_usage");
-        if (last !== undefined) reader.grouper.usage(usageOf(last));
+        if (last !== undefined) reader.grouper.usage(usageOf(last, options, path));
       } else if (type === "compacted") compaction(payload, at, path);
       else if (!bookkeepingLines.has(type))
         warn(options, codexLoss.unmodeledItem, `a ${type} line was left out`, path);
