@@ -75,6 +75,26 @@ async function seeded(subject: StoreUnderFault, name = "store", payload = "first
   return { root, store, ...saved };
 }
 
+/** Ids that try to leave a store, or are no id at all. */
+function traversalIds(): string[] {
+  return [
+    "../victim",
+    "../../victim",
+    `..${path.sep}victim`,
+    "..\\victim",
+    "/etc/passwd",
+    path.join(scratch, "victim"),
+    "T-../../victim",
+    "a/b",
+    "",
+    ".",
+    "..",
+    "x\u0000y",
+    "%2e%2e%2fvictim",
+    `${"a".repeat(5000)}`,
+  ];
+}
+
 describe("the stores under fault", () => {
   it("are every store of the registry", async () => {
     const { harnessDefinitions } = await import("@txcript/harnesses");
@@ -83,6 +103,32 @@ describe("the stores under fault", () => {
     );
     expect(storesUnderFault.length).toBeGreaterThanOrEqual(2);
   });
+
+  // Whatever its layout (a database file as root, say): load and delete of these ids
+  // are refused and touch nothing.
+  for (const subject of storesUnderFault)
+    it(`${subject.harness}: path-traversal ids are refused by load and delete, whatever the layout`, async () => {
+      // A root that does not exist yet suits every layout (a directory, or a database file).
+      const root = path.join(scratch, "absent-store");
+      const store = subject.make(root);
+      const victim = path.join(scratch, "victim.json");
+      await fs.writeFile(victim, subject.sampleText("victim"));
+      const before = await fs.readFile(victim);
+      for (const id of traversalIds()) {
+        const load = await rejection(store.load(id));
+        expect(
+          ["UNSAFE_PATH", "NOT_FOUND", "USAGE"],
+          `load(${JSON.stringify(id.slice(0, 40))})`,
+        ).toContain(load.code);
+        const remove = await rejection(store.delete(id));
+        expect(
+          ["UNSAFE_PATH", "NOT_FOUND", "USAGE", "REFUSED", "UNSUPPORTED"],
+          `delete(${JSON.stringify(id.slice(0, 40))})`,
+        ).toContain(remove.code);
+      }
+      expect(await fs.readFile(victim)).toEqual(before);
+      expect(existsSync(root), "the store created its root").toBe(false);
+    });
 });
 
 for (const [index, subject] of storesUnderFault.entries()) {
@@ -194,22 +240,7 @@ for (const [index, subject] of storesUnderFault.entries()) {
         const filesBefore = await listFiles(root);
         const victim = path.join(scratch, "victim.json");
         await fs.writeFile(victim, subject.sampleText("victim"));
-        const ids = [
-          "../victim",
-          "../../victim",
-          `..${path.sep}victim`,
-          "..\\victim",
-          "/etc/passwd",
-          path.join(scratch, "victim"),
-          "T-../../victim",
-          "a/b",
-          "",
-          ".",
-          "..",
-          "x\u0000y",
-          "%2e%2e%2fvictim",
-          `${"a".repeat(5000)}`,
-        ];
+        const ids = traversalIds();
         for (const id of ids) {
           const load = await rejection(store.load(id));
           expect(
