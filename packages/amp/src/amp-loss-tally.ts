@@ -71,16 +71,6 @@ export function describeValue(value: Json | undefined): string {
   return typeof value === "number" ? "a number" : "a boolean";
 }
 
-export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-export function stringAt(object: JsonObject | undefined, key: string): string | undefined {
-  const value = object === undefined ? undefined : ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
 export function countOthers(object: JsonObject, known: readonly string[]): number {
   let others = 0;
   for (const key of Object.keys(object)) if (!known.includes(key)) others += 1;
@@ -91,3 +81,5 @@ export function countOthers(object: JsonObject, known: readonly string[]): numbe
 export function isCount(value: Json | undefined): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
+
+export { objectAt, stringAt } from "@txcript/core";

@@ -95,18 +95,4 @@ export function serializeSession(session: ClaudeCodeSession): string {
   return session.finalNewline ? `${text}\n` : text;
 }
 
-/** The string at `key`, read as an own property. */
-export function stringAt(object: JsonObject, key: string): string | undefined {
-  const value = ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
-export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
-  const value = ownValue(object, key);
-  return Array.isArray(value) ? value : undefined;
-}
+export { arrayAt, objectAt, stringAt } from "@txcript/core";

@@ -37,6 +37,7 @@ describe("TxcriptError", () => {
       "INVALID_DOCUMENT",
       "INVALID_JSON",
       "IO",
+      "MISMATCH",
       "NOT_FOUND",
       "REFUSED",
       "TOO_LARGE",

@@ -56,12 +56,16 @@ export type {
 export { closest, editDistance, HarnessRegistry } from "./harness.js";
 export type { Json, JsonObject, ParseJsonOptions } from "./json.js";
 export {
+  arrayAt,
   isJsonObject,
   jsonEqual,
   lineAndColumn,
+  numberAt,
+  objectAt,
   ownValue,
   parseJson,
   quote,
+  stringAt,
   stringifyJson,
 } from "./json.js";
 export { commonJsonSchema } from "./json-schema.js";

@@ -168,6 +168,30 @@ export function ownValue(object: JsonObject, key: string): Json | undefined {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
+/** The string at `key` (an own property), if it is one. `object` may be absent. */
+export function stringAt(object: JsonObject | undefined, key: string): string | undefined {
+  const value = object === undefined ? undefined : ownValue(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The JSON object at `key` (an own property), if it is one. */
+export function objectAt(object: JsonObject | undefined, key: string): JsonObject | undefined {
+  const value = object === undefined ? undefined : ownValue(object, key);
+  return isJsonObject(value) ? value : undefined;
+}
+
+/** The array at `key` (an own property), if it is one. */
+export function arrayAt(object: JsonObject | undefined, key: string): Json[] | undefined {
+  const value = object === undefined ? undefined : ownValue(object, key);
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** The finite number at `key` (an own property), if it is one. */
+export function numberAt(object: JsonObject | undefined, key: string): number | undefined {
+  const value = object === undefined ? undefined : ownValue(object, key);
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
 /** Deep structural equality of JSON values, key order included when `ordered`. */
 export function jsonEqual(left: unknown, right: unknown, ordered = false): boolean {
   if (left === right) return true;

@@ -78,22 +78,6 @@ export function serializeSession(session: PiSession): string {
   return session.trailingNewline ? `${text}\n` : text;
 }
 
-/** The string at `key`, read as an own property. */
-export function stringAt(object: JsonObject, key: string): string | undefined {
-  const value = ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
-export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
-  const value = ownValue(object, key);
-  return Array.isArray(value) ? value : undefined;
-}
-
 /** A non-negative safe integer at `key`, else undefined. */
 export function countAt(object: JsonObject, key: string): number | undefined {
   const value = ownValue(object, key);
@@ -114,3 +98,5 @@ export function versionOf(header: JsonObject | undefined): number {
   const version = header === undefined ? undefined : ownValue(header, "version");
   return typeof version === "number" && Number.isFinite(version) ? version : 1;
 }
+
+export { arrayAt, objectAt, stringAt } from "@txcript/core";
