@@ -25,19 +25,60 @@ function own(value: JsonObject, key: string): Json | undefined {
   return Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
-/** A part list as Gemini CLI renders it to decide whether a message counts (partToString, verbose). */
+/**
+ * A part list as Gemini CLI renders it to decide whether a message counts
+ * (partToString, verbose): nested lists flatten in order. Iterative, so a
+ * list nested 100,000 deep costs heap, not stack.
+ */
 export function renderContent(content: Json | undefined): string {
+  let rendered = "";
+  const stack: (Json | undefined)[] = [content];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (Array.isArray(next)) {
+      for (let index = next.length - 1; index >= 0; index -= 1) stack.push(next[index]);
+    } else rendered += renderPart(next);
+  }
+  return rendered;
+}
+
+function renderPart(content: Json | undefined): string {
   if (content === undefined || content === null) return "";
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map(renderContent).join("");
   if (!isJsonObject(content)) return "";
   const text = own(content, "text");
-  if (own(content, "thought") !== undefined) return `[Thought: ${String(own(content, "thought"))}]`;
+  const thought = own(content, "thought");
+  if (thought !== undefined) return `[Thought: ${templateText(thought)}]`;
   if (own(content, "functionCall") !== undefined) return "[Function Call]";
   if (own(content, "functionResponse") !== undefined) return "[Function Response]";
   if (own(content, "inlineData") !== undefined) return "[Media]";
   if (own(content, "fileData") !== undefined) return "[File Data]";
   return typeof text === "string" ? text : "";
+}
+
+const comma: unique symbol = Symbol("comma");
+
+/**
+ * What a template literal prints for a JSON value (an array as its
+ * elements joined by commas, null inside one as nothing, an object as
+ * "[object Object]"), without recursing: a value nested 100,000 deep would
+ * overflow String().
+ */
+function templateText(value: Json): string {
+  if (!Array.isArray(value)) return String(value);
+  const pieces: string[] = [];
+  const stack: (Json | typeof comma)[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop() as Json | typeof comma;
+    if (next === comma) pieces.push(",");
+    else if (Array.isArray(next))
+      for (let index = next.length - 1; index >= 0; index -= 1) {
+        stack.push(next[index] as Json);
+        if (index > 0) stack.push(comma);
+      }
+    else if (next !== null) pieces.push(String(next));
+  }
+  return pieces.join("");
 }
 
 const ignoredPrefixes = ["/", "?", "<session_context>", "<hook_context>"];

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Warning } from "@txcript/core";
+import type { Json, Warning } from "@txcript/core";
 import { txcriptErrorOf } from "@txcript/core/testing";
 import { describe, expect, it } from "vitest";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
 import { geminiCliLosses } from "./gemini-cli-losses.js";
+import { renderContent } from "./gemini-cli-peek.js";
 
 const realDirectory = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -243,6 +244,74 @@ describe("JSONL records, as Gemini CLI's loader reads them", () => {
       { kind: "injected", source: "session_context" },
       undefined,
     ]);
+  });
+});
+
+describe("rendering content as Gemini CLI does", () => {
+  const nested = (depth: number, inner: string) =>
+    JSON.parse(`${"[".repeat(depth)}${inner}${"]".repeat(depth)}`) as Json;
+
+  it("flattens nested part lists in order, 100,000 deep as 2 deep", () => {
+    const inner = '{"text":"<session_context>"},"a",[{"functionCall":{}},null,7],{"text":"b"}';
+    expect(renderContent(nested(2, inner))).toBe("<session_context>a[Function Call]b");
+    expect(renderContent(nested(100_000, inner))).toBe("<session_context>a[Function Call]b");
+  });
+
+  it("prints a thought as a template literal would, however deep", () => {
+    const thought = JSON.parse('[[1,[null,"x"]],{},true,[]]') as Json;
+    expect(renderContent([{ thought }])).toBe(`[Thought: ${String(thought)}]`);
+    expect(renderContent([{ thought: nested(100_000, "3,4") }])).toBe("[Thought: 3,4]");
+  });
+
+  it("reads a recording whose user content is nested 100,000 deep, still as injected context", () => {
+    const record = JSON.stringify(user("c", "PLACEHOLDER")).replace(
+      '[{"text":"PLACEHOLDER"}]',
+      `${"[".repeat(100_000)}{"text":"<session_context>x</session_context>"}${"]".repeat(100_000)}`,
+    );
+    const { transcript, counts } = read(
+      `${JSON.stringify(head)}\n${record}\n${JSON.stringify(user("u", "hi"))}\n`,
+    );
+    // The nested list is no part: dropped by name, while the message is still
+    // recognized as Gemini CLI's own, as its rendered text says.
+    expect(counts).toEqual({ "gemini_cli.unknown-part": 1 });
+    expect(transcript.messages).toMatchObject([
+      { context: { kind: "injected", source: "session_context" }, content: [] },
+      { content: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+});
+
+describe("token counts", () => {
+  const reply = (tokens: Record<string, number>) => ({
+    id: "g",
+    timestamp: "2026-01-01T00:00:02.000Z",
+    type: "gemini",
+    content: [{ text: "hello" }],
+    tokens,
+  });
+  const usageOf = (tokens: Record<string, number>) => {
+    const { transcript, counts } = read(jsonl(head, user("u", "hi"), reply(tokens)));
+    return { usage: transcript.messages[1]?.usage, counts };
+  };
+
+  it("keeps no usage whose sums pass 2^53 − 1, by name (gemini_cli.tokens)", () => {
+    const big = 2 ** 52 + 1;
+    expect(usageOf({ input: 1, output: big, thoughts: big })).toEqual({
+      usage: undefined,
+      counts: { "gemini_cli.tokens": 1 },
+    });
+    expect(usageOf({ input: big, output: 1, tool: big })).toEqual({
+      usage: undefined,
+      counts: { "gemini_cli.tokens": 1 },
+    });
+    // The control: the same counts, small, are kept.
+    expect(usageOf({ input: 5, output: 3, thoughts: 2 }).usage).toEqual({
+      inputTokens: 5,
+      outputTokens: 5,
+      reasoningOutputTokens: 2,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+    });
   });
 });
 

@@ -39,9 +39,14 @@ export function usageFromTokens(tokens: Json | undefined): ReadUsage {
     total === null
   )
     return { lossy: true };
+  // Each count is a safe integer, but a sum may not be: Common's counts are.
+  const inputTokens = Math.max(0, input - cached) + tool;
+  const outputTokens = output + thoughts;
+  if (!Number.isSafeInteger(inputTokens) || !Number.isSafeInteger(outputTokens))
+    return { lossy: true };
   const usage: Usage = {
-    inputTokens: Math.max(0, input - cached) + tool,
-    outputTokens: output + thoughts,
+    inputTokens,
+    outputTokens,
     cacheReadInputTokens: cached,
     cacheCreationInputTokens: 0,
   };
