@@ -13,6 +13,7 @@ import {
   TxcriptError as TxcriptErrorClass,
   toText,
   toTranscript,
+  type Warning,
 } from "@txcript/core";
 import { defaultRegistry } from "@txcript/harnesses";
 
@@ -67,4 +68,12 @@ export function libraryOutcome(
     if (TxcriptErrorClass.isInstance(error)) return { read: false, error };
     throw error;
   }
+}
+
+/** The read leg's warnings for a file `from` reads (it must read it). */
+export function readWarnings(file: string, name: string, from: string): Warning[] {
+  const text = readFileSync(file, "utf8");
+  const source = defaultRegistry.find(from);
+  const read = source.readOptions?.({ startTime }) ?? {};
+  return toTranscript(text, source.codec, { file: name, read }).warnings;
 }
