@@ -223,7 +223,8 @@ export async function ensureSearchCorpus(corpus, { harnesses, codecs, log, count
   }
   const byHarness = {};
   for (const session of sessions) {
-    const entry = (byHarness[session.harness] ??= { files: 0, bytes: 0 });
+    byHarness[session.harness] ??= { files: 0, bytes: 0 };
+    const entry = byHarness[session.harness];
     entry.files += 1;
     entry.bytes += session.bytes;
   }
