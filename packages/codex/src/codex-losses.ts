@@ -123,7 +123,7 @@ export const codexLoss = {
   ),
   invalidLine: loss(
     "codex.invalid-line",
-    "other",
+    "degraded",
     "A line that is not a JSON object is skipped, as Codex skips it.",
   ),
   callWithoutOutput: loss(

@@ -12,7 +12,7 @@ export const geminiCliLoss = {
   // Reading (Gemini CLI → Common).
   badLine: loss(
     "gemini_cli.bad-line",
-    "other",
+    "degraded",
     "A JSONL line that is not a JSON object is skipped, as Gemini CLI's loader skips it.",
   ),
   superseded: loss(
