@@ -27,7 +27,7 @@ export interface CodexLine {
 export interface CodexLinesRollout {
   readonly kind: "lines";
   readonly lines: readonly CodexLine[];
-  readonly trailingNewline: boolean;
+  readonly finalNewline: boolean;
   /**
    * A thread name for the store's `session_index.jsonl`, when fromCommon had
    * a title: not part of the rollout text (Codex keeps names outside it).
@@ -116,8 +116,8 @@ export function parseRollout(text: string, options: { file?: string } = {}): Cod
   const file = options.file === undefined ? {} : { file: options.file };
   const document = parseDocument(text, file);
   if (document) return document;
-  const trailingNewline = text.endsWith("\n");
-  const body = trailingNewline ? text.slice(0, -1) : text;
+  const finalNewline = text.endsWith("\n");
+  const body = finalNewline ? text.slice(0, -1) : text;
   const lines: CodexLine[] = [];
   let sawHead = false;
   let start = 0;
@@ -161,13 +161,13 @@ export function parseRollout(text: string, options: { file?: string } = {}): Cod
       hint: "a rollout starts with a session_meta line",
     });
   }
-  return { kind: "lines", lines, trailingNewline };
+  return { kind: "lines", lines, finalNewline };
 }
 
 export function serializeRollout(rollout: CodexRollout): string {
   if (rollout.kind === "document") return rollout.text;
   const text = rollout.lines.map((line) => line.text).join("\n");
-  return rollout.trailingNewline ? `${text}\n` : text;
+  return rollout.finalNewline ? `${text}\n` : text;
 }
 
 /** The string at `key`, read as an own property. */

@@ -227,7 +227,7 @@ export function commonToCodex(
   return {
     kind: "lines",
     lines,
-    trailingNewline: true,
+    finalNewline: true,
     ...(transcript.meta.title === undefined ? {} : { title: transcript.meta.title }),
   };
 }

@@ -254,7 +254,7 @@ function writeSession(
   return {
     format: "jsonl",
     lines,
-    trailingNewline: true,
+    finalNewline: true,
     ...(subagents.length === 0 ? {} : { subagents }),
     ...(cwd === undefined ? {} : { projectRoot: cwd }),
   };

@@ -33,7 +33,7 @@ export interface GeminiCliSubagentFile {
 export interface GeminiCliJsonlSession {
   readonly format: "jsonl";
   readonly lines: readonly GeminiCliLine[];
-  readonly trailingNewline: boolean;
+  readonly finalNewline: boolean;
   /** Subagent recordings beside this one; never part of this file's text. */
   readonly subagents?: readonly GeminiCliSubagentFile[];
   /** The project directory the recording belongs to (projects.json); never part of the text. */
@@ -81,15 +81,15 @@ function metadataOf(value: JsonObject): JsonObject | undefined {
 
 function splitLines(text: string): {
   lines: GeminiCliLine[];
-  trailingNewline: boolean;
+  finalNewline: boolean;
   identified: boolean;
 } {
-  const trailingNewline = text.endsWith("\n");
-  const body = trailingNewline ? text.slice(0, -1) : text;
+  const finalNewline = text.endsWith("\n");
+  const body = finalNewline ? text.slice(0, -1) : text;
   const lines: GeminiCliLine[] = [];
   let sessionId = false;
   let projectHash = false;
-  if (text === "") return { lines, trailingNewline, identified: false };
+  if (text === "") return { lines, finalNewline, identified: false };
   let start = 0;
   while (start <= body.length) {
     const end = body.indexOf("\n", start);
@@ -117,7 +117,7 @@ function splitLines(text: string): {
     if (end === -1) break;
     start = end + 1;
   }
-  return { lines, trailingNewline, identified: sessionId && projectHash };
+  return { lines, finalNewline, identified: sessionId && projectHash };
 }
 
 /**
@@ -129,7 +129,7 @@ export function parseSession(text: string, options: { file?: string } = {}): Gem
   const file = options.file === undefined ? {} : { file: options.file };
   const split = splitLines(text);
   if (split.identified)
-    return { format: "jsonl", lines: split.lines, trailingNewline: split.trailingNewline };
+    return { format: "jsonl", lines: split.lines, finalNewline: split.finalNewline };
   let document: Json;
   try {
     document = parseJson(text, { harness, ...file });
@@ -163,5 +163,5 @@ export function parseSession(text: string, options: { file?: string } = {}): Gem
 export function serializeSession(session: GeminiCliSession): string {
   if (session.format === "json") return session.text;
   const text = session.lines.map((line) => line.text).join("\n");
-  return session.trailingNewline ? `${text}\n` : text;
+  return session.finalNewline ? `${text}\n` : text;
 }

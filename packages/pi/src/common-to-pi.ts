@@ -255,5 +255,5 @@ export function* commonToPiLines(
 export function commonToPi(transcript: Transcript, options?: PiWriteOptions): PiSession {
   const lines: PiLine[] = [];
   for (const text of commonToPiLines(transcript, options)) lines.push(writtenLine(text));
-  return { lines, trailingNewline: true };
+  return { lines, finalNewline: true };
 }

@@ -24,10 +24,10 @@ export interface PiLine {
   readonly value?: JsonObject;
 }
 
-/** A whole session file. `trailingNewline` is whether the text ended with "\n". */
+/** A whole session file. `finalNewline` is whether the text ended with "\n". */
 export interface PiSession {
   readonly lines: readonly PiLine[];
-  readonly trailingNewline: boolean;
+  readonly finalNewline: boolean;
 }
 
 /** A line fromCommon wrote: its text, parsed only when asked (and then kept). */
@@ -44,9 +44,9 @@ export function writtenLine(text: string): PiLine {
 
 export function parseSession(text: string, options: { file?: string } = {}): PiSession {
   const file = options.file === undefined ? {} : { file: options.file };
-  const trailingNewline = text.endsWith("\n");
-  if (text === "") return { lines: [], trailingNewline };
-  const body = trailingNewline ? text.slice(0, -1) : text;
+  const finalNewline = text.endsWith("\n");
+  if (text === "") return { lines: [], finalNewline };
+  const body = finalNewline ? text.slice(0, -1) : text;
   const lines: PiLine[] = [];
   let start = 0;
   let number = 0;
@@ -70,12 +70,12 @@ export function parseSession(text: string, options: { file?: string } = {}): PiS
     if (end === -1) break;
     start = end + 1;
   }
-  return { lines, trailingNewline };
+  return { lines, finalNewline };
 }
 
 export function serializeSession(session: PiSession): string {
   const text = session.lines.map((line) => line.text).join("\n");
-  return session.trailingNewline ? `${text}\n` : text;
+  return session.finalNewline ? `${text}\n` : text;
 }
 
 /** A non-negative safe integer at `key`, else undefined. */
