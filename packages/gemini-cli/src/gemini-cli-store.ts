@@ -263,13 +263,26 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
         },
       );
     const byDirectory = new Map<string, Found>();
-    for await (const found of this.#recordings()) {
+    // Files named for this id (…-<first 8>.json(l)) that could not be read: not NOT_FOUND, but IO.
+    const unreadable: SkippedFile[] = [];
+    const named = new RegExp(`-${id.slice(0, 8)}\\.jsonl?$`);
+    const onSkip = (skipped: SkippedFile) => {
+      if (named.test(skipped.path) && !skipped.reason.startsWith("not a Gemini"))
+        unreadable.push(skipped);
+    };
+    for await (const found of this.#recordings(onSkip)) {
       if (found.peek.sessionId !== id) continue;
       const known = byDirectory.get(found.directory);
       if (known === undefined || found.updated > known.updated)
         byDirectory.set(found.directory, found);
     }
     const all = [...byDirectory.values()];
+    const [first] = unreadable;
+    if (all.length === 0 && first !== undefined)
+      throw new TxcriptError("IO", first.reason, {
+        harness,
+        location: { file: first.path },
+      });
     if (all.length === 0)
       throw new TxcriptError("NOT_FOUND", `no Gemini CLI session ${id}`, {
         harness,

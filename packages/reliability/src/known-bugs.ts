@@ -45,13 +45,7 @@ export interface KnownStoreBug {
   id: string;
 }
 
-export const knownStoreBugs: readonly KnownStoreBug[] = [
-  {
-    harness: "gemini_cli",
-    test: "permission",
-    id: "gemini_cli store: a session file its user cannot read is NOT_FOUND (no Gemini CLI session <id>), not IO permission denied",
-  },
-];
+export const knownStoreBugs: readonly KnownStoreBug[] = [];
 
 export function knownStoreBug(
   harness: string,
