@@ -5,12 +5,10 @@
 // reader modules share.
 import {
   type ConversionOptions,
-  isJsonObject,
   type Json,
   type JsonObject,
   jsonPath,
   type Loss,
-  ownValue,
   quote,
   warn,
 } from "@txcript/core";

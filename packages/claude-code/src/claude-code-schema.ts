@@ -3,15 +3,7 @@
 // serialize(parse(s)) === s byte for byte and unknown line types and envelope
 // keys pass through. This module parses and prints lines; it does not map
 // them to the Common model (see claude-code-to-common.ts).
-import {
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  ownValue,
-  parseJson,
-  quote,
-  TxcriptError,
-} from "@txcript/core";
+import { isJsonObject, type JsonObject, parseJson, quote, TxcriptError } from "@txcript/core";
 
 export const harness = "claude_code";
 

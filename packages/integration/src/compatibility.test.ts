@@ -59,7 +59,7 @@ describe("docs/compatibility.md", () => {
         const version = versionOf(newest(probe), probe);
         const section = text.split(`## into \`${target}\``)[1]?.split("\n## ")[0] ?? "";
         const header = /^\| source \| (.*) \|$/m.exec(section)?.[1]?.split(" | ") ?? [];
-        const column = header.findIndex((cell) => cell === `\`${version}\``);
+        const column = header.indexOf(`\`${version}\``);
         expect(column, `${target}: the page has a column for ${version}`).toBeGreaterThanOrEqual(0);
         for (const cell of run.cells.filter((item) => item.target === target)) {
           const row =

@@ -5,7 +5,6 @@
 // header; it does not walk the tree (pi-tree.ts) or map to Common.
 import {
   isJsonObject,
-  type Json,
   type JsonObject,
   ownValue,
   parseJson,

@@ -19,11 +19,35 @@ describe("sessionTexts", () => {
             { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } },
           ],
         },
-        { role: "user", timestamp: at, content: [{ type: "tool_result", toolUseId: "c1", content: { out: ["3 failed"] }, isError: true }] },
-        { role: "user", timestamp: at, content: [{ type: "compaction", summary: "we ran the tests" }] },
-        { role: "assistant", timestamp: at, content: [{ type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } }] },
+        {
+          role: "user",
+          timestamp: at,
+          content: [
+            { type: "tool_result", toolUseId: "c1", content: { out: ["3 failed"] }, isError: true },
+          ],
+        },
+        {
+          role: "user",
+          timestamp: at,
+          content: [{ type: "compaction", summary: "we ran the tests" }],
+        },
+        {
+          role: "assistant",
+          timestamp: at,
+          content: [
+            { type: "image", source: { type: "base64", mediaType: "image/png", data: "AAAA" } },
+          ],
+        },
       ],
-      subagents: [{ id: "sub", toolUseId: "c1", messages: [{ role: "assistant", timestamp: at, content: [{ type: "text", text: "inner" }] }] }],
+      subagents: [
+        {
+          id: "sub",
+          toolUseId: "c1",
+          messages: [
+            { role: "assistant", timestamp: at, content: [{ type: "text", text: "inner" }] },
+          ],
+        },
+      ],
     });
     expect(texts).toEqual([
       { ordinal: 1, role: "user", text: "run it" },

@@ -8,7 +8,7 @@ import { TxcriptError, toText } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
 import { findHarness } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
-import { type Io, useColor, write } from "../io.js";
+import { type Io, useColor } from "../io.js";
 import { maxInputBytes, readAllLimited, tooLarge } from "../limits.js";
 import { liveView, readFirstLine } from "../live-view.js";
 import { reportSettings } from "../losses.js";
