@@ -75,3 +75,53 @@ describe("docs/compatibility.md", () => {
     full ? 3_600_000 : 1_200_000,
   );
 });
+
+describe("redacted sessions", () => {
+  it("still open in every real program after --redact took their secrets out", async () => {
+    const { redactTranscript } = await import("@txcript/redact");
+    const github = ["gh", "p_", "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"].join("");
+    const at = "2026-11-01T10:00:00.000Z";
+    const seeded = {
+      meta: { id: "redacted-probe", timestamp: at },
+      messages: [
+        {
+          role: "user" as const,
+          timestamp: at,
+          content: [{ type: "text" as const, text: `use the token ${github}` }],
+        },
+        {
+          role: "assistant" as const,
+          timestamp: "2026-11-01T10:00:01.000Z",
+          content: [
+            {
+              type: "tool_use" as const,
+              id: "call_r1",
+              tool: { name: "Bash" as const, input: { command: `echo ${github}` } },
+            },
+          ],
+        },
+        {
+          role: "user" as const,
+          timestamp: "2026-11-01T10:00:02.000Z",
+          content: [
+            { type: "tool_result" as const, toolUseId: "call_r1", content: github, isError: false },
+          ],
+        },
+        {
+          role: "assistant" as const,
+          timestamp: "2026-11-01T10:00:03.000Z",
+          content: [{ type: "text" as const, text: "done" }],
+        },
+      ],
+    };
+    const { transcript, report } = await redactTranscript(seeded);
+    expect(report.total).toBe(3);
+    expect(JSON.stringify(transcript)).not.toContain(github);
+    const failures: string[] = [];
+    for (const { target, probe } of await probes()) {
+      const result = await probe.run(transcript, newest(probe), "common");
+      if (!result.ok) failures.push(`${target}: ${result.detail}`);
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
