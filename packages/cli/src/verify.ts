@@ -5,7 +5,6 @@
 // paired with their results. On a mismatch the written session is removed
 // and the command fails with the first difference.
 import {
-  type Environment,
   type SavedSession,
   type SignatureEntry,
   type Store,
@@ -41,7 +40,6 @@ export async function verifyWritten(
   store: Store<unknown>,
   saved: SavedSession,
   meant: Transcript,
-  _environment: Environment,
 ): Promise<void> {
   let difference: string | undefined;
   try {

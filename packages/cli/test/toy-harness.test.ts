@@ -188,7 +188,6 @@ interface Run {
 
 let root: string;
 let io: Io;
-const outputs = { stdout: "", stderr: "" };
 
 async function run(...args: string[]): Promise<Run> {
   const stdout = new PassThrough();
@@ -202,8 +201,6 @@ async function run(...args: string[]): Promise<Run> {
     err += chunk;
   });
   const code = await main(args, { ...io, stdout, stderr }, "0.0.0-test", { registry });
-  outputs.stdout = out;
-  outputs.stderr = err;
   return { code, stdout: out, stderr: err };
 }
 

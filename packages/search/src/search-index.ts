@@ -184,9 +184,11 @@ export class SearchIndex {
         known.get(keyOf(source.harness, session.id)) !== fingerprint,
     );
     const present = new Set(found.map(({ source, session }) => keyOf(source.harness, session.id)));
+    const deleteMessages = this.#db.prepare("DELETE FROM messages WHERE key = ?");
+    const deleteSession = this.#db.prepare("DELETE FROM sessions WHERE key = ?");
     const drop = this.#db.transaction((key: string) => {
-      this.#db.prepare("DELETE FROM messages WHERE key = ?").run(key);
-      this.#db.prepare("DELETE FROM sessions WHERE key = ?").run(key);
+      deleteMessages.run(key);
+      deleteSession.run(key);
     });
     let removed = 0;
     for (const key of known.keys())
@@ -208,7 +210,7 @@ export class SearchIndex {
         fingerprint: string,
         transcript: Transcript,
       ) => {
-        this.#db.prepare("DELETE FROM messages WHERE key = ?").run(key);
+        deleteMessages.run(key);
         insertSession.run(
           key,
           harness,

@@ -121,7 +121,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       throw locate(error, input.file);
     });
   // Read back before success: what the store holds must be what was meant.
-  await verifyWritten(target, store, saved, copy, io.env);
+  await verifyWritten(target, store, saved, copy);
   const resumable = target.afterSave
     ? await target.afterSave(saved, { environment: io.env, cwd: directory })
     : saved;

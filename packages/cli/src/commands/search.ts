@@ -25,15 +25,13 @@ export async function searchCommand(io: Io, { values, positionals }: Parsed): Pr
   const from = stringOption(values, "from");
   const harness = from === undefined ? undefined : findHarness(from);
   const cwdOption = stringOption(values, "cwd");
+  const since = dateOption(values, "since");
+  const until = dateOption(values, "until");
   const filters = {
     ...(harness === undefined ? {} : { from: harness.id }),
     ...(cwdOption === undefined ? {} : { cwd: path.resolve(io.cwd, cwdOption) }),
-    ...(dateOption(values, "since") === undefined
-      ? {}
-      : { since: dateOption(values, "since") as string }),
-    ...(dateOption(values, "until") === undefined
-      ? {}
-      : { until: dateOption(values, "until") as string }),
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
     limit: integerOption(values, "limit", "search", 1) ?? 20,
   };
   const index = await openFreshIndex(io, {
