@@ -45,6 +45,41 @@ export interface SavedSession {
   path: string;
 }
 
+/** What a harness's offline check is given: the program to run and where the session lives. */
+export interface ProgramCheckContext {
+  /** The program to run (an absolute path, found by the caller). */
+  bin: string;
+  /** The root of the store the session was saved into (what the check copies). */
+  storeRoot: string;
+  /** The directory the session is continued in. */
+  cwd: string;
+  /** Every child the check starts is killed after this long. */
+  timeoutMs: number;
+}
+
+/** What the real program made of a saved session. */
+export interface ProgramCheckResult {
+  ok: boolean;
+  /** What the program reported, in words (the reason when it failed). */
+  detail: string;
+}
+
+/**
+ * The harness's own program checking a saved session offline (`continue
+ * --verify`): on a copy of what was saved, in a temporary home, with fake
+ * keys and every base URL at 127.0.0.1, each child under a timeout. The
+ * saved session itself is never touched. Never throws for a failed check.
+ */
+export interface ProgramCheck {
+  /** The program's name on PATH. */
+  readonly program: string;
+  /** Arguments that make it print its version. */
+  readonly versionArgs: readonly string[];
+  /** The check in one line (help texts, reports). */
+  readonly description: string;
+  readonly run: (saved: SavedSession, context: ProgramCheckContext) => Promise<ProgramCheckResult>;
+}
+
 export interface HarnessDefinition<Native = unknown> {
   readonly id: HarnessId;
   readonly displayName: string;
@@ -86,6 +121,8 @@ export interface HarnessDefinition<Native = unknown> {
     saved: SavedSession,
     context: { environment: Environment; cwd: string },
   ) => Promise<SavedSession>;
+  /** The real program's offline check of a saved session, where it needs no network. */
+  readonly programCheck?: ProgramCheck;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds harnesses of any native body

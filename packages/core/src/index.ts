@@ -51,6 +51,9 @@ export type {
   HarnessDefinition,
   HarnessVariant,
   OptionContext,
+  ProgramCheck,
+  ProgramCheckContext,
+  ProgramCheckResult,
   SavedSession,
 } from "./harness.js";
 export { closest, editDistance, HarnessRegistry } from "./harness.js";
