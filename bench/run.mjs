@@ -1,7 +1,9 @@
 // `pnpm bench` (after `turbo run build`): generates the seeded corpora in
-// bench/.corpus/, measures every figure of issue 8 as a ratio against a
-// baseline taken in the same run, prints the table, and writes
-// bench/RESULTS.md and bench/conversion-chart.svg. Not a test: no assertion
+// bench/.corpus/, measures every suite's figures (ratios against a baseline
+// taken in the same run, or values where an issue sets an absolute target),
+// prints the table, and writes bench/results.json, bench/RESULTS.md and
+// bench/conversion-chart.svg. `--only <suite,...>` measures those suites and
+// keeps the others' last figures. Not a test: no assertion
 // fails the run when a target is missed; the report says so instead.
 import { existsSync, promises as fs } from "node:fs";
 import * as os from "node:os";
@@ -11,8 +13,11 @@ import { sizes as allSizes, ensureCorpus } from "./lib/corpus.mjs";
 import { cpuModel, timeCommand } from "./lib/measure.mjs";
 import { cliBin, loadCodecs } from "./lib/packages.mjs";
 import { formatBytes, textTable } from "./lib/report.mjs";
-import { writeResults } from "./lib/results.mjs";
+import { mergeResults, writeResults } from "./lib/results.mjs";
 import { ensureSearchCorpus } from "./lib/search-corpus.mjs";
+import { codexList } from "./lib/suite-codex-list.mjs";
+import { search } from "./lib/suite-search.mjs";
+import { streaming } from "./lib/suite-streaming.mjs";
 import { conversions, fuzz, listing, liveReader, peakMemory, startup } from "./lib/suites.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -48,9 +53,38 @@ if (process.argv.includes("--search-corpus")) {
   process.exit(0);
 }
 
-const manifest = await ensureCorpus(corpus, log);
+// The suites, in the order RESULTS.md lists them. `corpus`: it needs the Amp
+// and stream-json corpora of lib/corpus.mjs (and the CLI probe over them).
+const suites = [
+  { name: "convert", corpus: true, run: conversions },
+  { name: "list", corpus: true, run: listing },
+  { name: "codex-list", run: codexList },
+  { name: "start-up", corpus: true, run: startup },
+  { name: "memory", corpus: true, full: true, run: peakMemory },
+  { name: "streaming", run: streaming },
+  { name: "live-reader", corpus: true, run: liveReader },
+  { name: "fuzz", corpus: true, run: fuzz },
+  { name: "search", run: search },
+];
+// `--only a,b`: run these suites and merge their figures into bench/results.json.
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt === -1 ? undefined : (process.argv[onlyAt + 1] ?? "").split(",");
+const unknown = (only ?? []).filter((name) => !suites.some((suite) => suite.name === name));
+if (only !== undefined && (only.length === 0 || unknown.length > 0)) {
+  process.stderr.write(
+    `bench: --only takes suite names separated by commas${unknown.length > 0 ? `; unknown: ${unknown.join(", ")}` : ""} (suites: ${suites.map((suite) => suite.name).join(", ")})\n`,
+  );
+  process.exit(2);
+}
+const selected = suites.filter(
+  (suite) => (only === undefined || only.includes(suite.name)) && !(quick && suite.full),
+);
+
 const { codecs, harnesses, missing } = await loadCodecs();
 for (const [what, reason] of Object.entries(missing)) log(`missing: ${what}: ${reason}`);
+const manifest = selected.some((suite) => suite.corpus)
+  ? await ensureCorpus(corpus, log)
+  : undefined;
 
 // The CLI runs in an isolated home: only the generated threads are visible.
 const emptyHome = path.join(corpus, "home");
@@ -72,7 +106,7 @@ const cli = {
   listsAmp: false,
   listReason: "packages/cli/dist/txcript.js is not built",
 };
-if (cli.available) {
+if (cli.available && manifest !== undefined) {
   for (const [harness, file] of [
     ["amp", manifest.files.small.amp],
     ["stream_json", manifest.files.small.stream],
@@ -114,17 +148,28 @@ const context = {
   corpus,
   log,
   sizes,
+  quick,
   totalBytes: quick ? 2e8 : 1e9,
 };
-const converted = await conversions(context);
-const figures = [
-  ...converted.figures,
-  ...(await listing(context)),
-  ...(await startup(context)),
-  ...(quick ? [] : await peakMemory(context)),
-  ...(await liveReader(context)),
-  ...(await fuzz(context)),
-];
+const runs = {};
+let chart;
+let profiles;
+for (const suite of selected) {
+  const suiteStarted = performance.now();
+  const loadBefore = os.loadavg()[0];
+  log(`suite ${suite.name}`);
+  const result = await suite.run(context);
+  // conversions also gives the chart and the profiles of its missed targets.
+  const figures = Array.isArray(result) ? result : result.figures;
+  if (!Array.isArray(result)) ({ chart, profiles } = result);
+  runs[suite.name] = {
+    figures,
+    date: new Date().toISOString(),
+    seconds: (performance.now() - suiteStarted) / 1000,
+    load: [loadBefore, os.loadavg()[0]],
+  };
+}
+const figures = selected.flatMap((suite) => runs[suite.name].figures);
 const seconds = (performance.now() - started) / 1000;
 const machine = {
   cores: os.cpus().length,
@@ -143,16 +188,34 @@ process.stdout.write(
 if (quick)
   process.stdout.write("--quick: no 100 MB figures, a 200 MB pipe; RESULTS.md not written\n");
 else {
-  await writeResults({
-    benchDir,
-    figures,
-    chart: converted.chart,
-    profiles: converted.profiles,
+  const results = await mergeResults(benchDir, {
     machine,
-    manifest,
+    suites: runs,
+    order: suites.map((suite) => suite.name),
+    chart,
+    profiles,
+    manifest:
+      manifest === undefined
+        ? undefined
+        : {
+            files: manifest.files,
+            dirs: manifest.dirs,
+            generatedInSeconds: manifest.generatedInSeconds,
+          },
+    // The CLI is probed over the Amp corpus only; without it the last probe stands.
+    cli:
+      manifest === undefined
+        ? undefined
+        : {
+            available: cli.available,
+            harnesses: [...cli.harnesses],
+            listsAmp: cli.listsAmp,
+            listReason: cli.listReason,
+          },
     missing,
-    seconds,
-    cli,
   });
-  process.stdout.write("wrote bench/RESULTS.md and bench/conversion-chart.svg\n");
+  await writeResults({ benchDir, results });
+  process.stdout.write(
+    `wrote bench/results.json, bench/RESULTS.md and bench/conversion-chart.svg (${only === undefined ? "every suite" : `suites ${only.join(", ")}; the others' figures kept`})\n`,
+  );
 }

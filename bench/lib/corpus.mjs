@@ -49,8 +49,16 @@ export async function ensureCorpus(corpus, log) {
     const manifest = JSON.parse(await fs.readFile(manifestFile, "utf8"));
     if (JSON.stringify(manifest.wanted) === JSON.stringify(wanted)) return manifest;
   }
-  await fs.rm(corpus, { recursive: true, force: true });
+  // Only this corpus's own files go: other suites keep theirs beside it
+  // (search/, codex-list/, streaming/).
   await fs.mkdir(corpus, { recursive: true });
+  for (const entry of await fs.readdir(corpus))
+    if (
+      entry === "manifest.json" ||
+      /^(amp|stream)-.*\.(json|jsonl)$/.test(entry) ||
+      directories.some((directory) => directory.name === entry)
+    )
+      await fs.rm(path.join(corpus, entry), { recursive: true, force: true });
   const started = performance.now();
   const files = {};
   for (const size of sizes) {

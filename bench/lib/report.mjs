@@ -1,6 +1,8 @@
 // Renders the figures: an aligned plain-text table for stdout and the
 // Markdown of bench/RESULTS.md. A figure is a ratio against a baseline taken
-// in the same run; absolute times appear only as context.
+// in the same run (absolute times appear only as context), or — where the
+// issue sets an absolute target (MB/s, ms, MB of RSS) — a value with its
+// `unit`, taken with the machine's load recorded beside it.
 
 export function formatRatio(value) {
   if (value === undefined || !Number.isFinite(value)) return "–";
@@ -30,11 +32,25 @@ export function verdict(figure) {
   return figure.met ? "met" : "MISSED";
 }
 
+/** A measured amount in its unit: a ratio (×, the default), or an absolute `MB/s` / `ms` / `MB`. */
+export function formatMeasure(value, unit) {
+  if (value === undefined || !Number.isFinite(value)) return "–";
+  if (unit === undefined || unit === "×") return formatRatio(value);
+  if (unit === "ms") return formatMs(value);
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${unit}`;
+}
+
+/** The figure's measure: its ratio, or — for an absolute target — its value. */
+export function measureOf(figure) {
+  return figure.ratio ?? figure.value;
+}
+
 function ratioCell(figure) {
   if (figure.skipped) return "–";
-  const { median, min, max } = figure.ratio;
-  if (min === undefined || max === undefined || figure.single) return formatRatio(median);
-  return `${formatRatio(median)} (${formatRatio(min)}–${formatRatio(max)})`;
+  const { median, min, max } = measureOf(figure);
+  const format = (value) => formatMeasure(value, figure.unit);
+  if (min === undefined || max === undefined || figure.single) return format(median);
+  return `${format(median)} (${format(min)}–${format(max)})`;
 }
 
 function rows(figures) {
@@ -51,7 +67,7 @@ function rows(figures) {
 const header = [
   "group",
   "figure",
-  "ratio (median, min–max)",
+  "measure (median, min–max)",
   "target",
   "",
   "context (absolute, this machine)",

@@ -2,7 +2,8 @@
 // the whole capture gives: over every stream-json fixture and over a capture
 // built to cross each place the printer restarts its accumulator (split
 // assistant lines, lines without timestamps, a uuid repeated far away, lines
-// of other kinds in between).
+// of other kinds in between); and the one documented difference, a split
+// answer with a tool result between its parts.
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -131,6 +132,35 @@ describe("liveView", () => {
     expect(writes).toBe(messages + 1);
     expect(whole).toContain("#1 user 2026-03-04T05:06:07.000Z");
     expect(whole).toContain("user 2026-01-01T00:00:00.001Z");
+  });
+
+  it("prints the part of a split answer after a tool result as a message of its own (documented)", async () => {
+    const call = {
+      ...assistant(2, "msg_s", "", "2026-01-01T00:00:00.000Z"),
+      message: {
+        ...assistant(2, "msg_s", "").message,
+        content: [{ type: "tool_use", id: "toolu_s", name: "Bash", input: { command: "ls" } }],
+      },
+    };
+    const result = {
+      ...user(3, ""),
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_s", content: "a.txt" }],
+      },
+    };
+    const text = [
+      line(user(1, "list the files", "2026-01-01T00:00:00.000Z")),
+      line(call),
+      line(result),
+      line(assistant(4, "msg_s", "the rest of the same answer")),
+    ].join("");
+    const whole = await wholeView(text, false);
+    const [printed] = await live(text, false);
+    // The whole view merges the parts: three messages; the live one has printed the call by then.
+    expect(whole.match(/^#\d+ /gm)).toHaveLength(3);
+    expect(printed.match(/^#\d+ /gm)).toHaveLength(4);
+    expect(printed).toMatch(/#4 assistant[^\n]*\n[^#]*the rest of the same answer/);
   });
 
   it("refuses lines of a second session as the accumulator does", async () => {

@@ -143,8 +143,12 @@ function restart(
  * (the next one began) and then dropped: the accumulator only ever holds the
  * open message, and what is kept across the stream is the header's meta and
  * the uuids seen (Claude Code repeats lines; one of each is read). The text
- * is the same as `toText` of the whole capture. Losses are not collected: a
- * view prints none.
+ * is the same as `toText` of the whole capture, but for one case: when a
+ * tool result was written between two parts of one split answer, the first
+ * part is already printed, so the later part prints as a message of its own
+ * (the whole reader merges it into the first; holding every answer back
+ * until the next one begins would hide a running tool's call). Losses are
+ * not collected: a view prints none.
  */
 export async function liveView(io: Io, head: Buffer, color: boolean): Promise<void> {
   let accumulator = new StreamJsonAccumulator({ startTime: new Date() });
