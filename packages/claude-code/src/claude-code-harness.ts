@@ -1,11 +1,13 @@
 // Claude Code as a harness: session JSONL, the ~/.claude/projects store,
-// a writer that streams line by line, and `claude --resume`.
+// a writer that streams line by line, `claude --resume`, and Claude Code's
+// own offline check of a saved session (claude-code-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeResumeCommand } from "./claude-code-paths.js";
 import { claudeCodeProject } from "./claude-code-project.js";
 import type { ClaudeCodeSession } from "./claude-code-schema.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
+import { claudeCodeProgramCheck } from "./claude-code-verify.js";
 import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
 
 export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
@@ -27,4 +29,5 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
   store: (environment, root) =>
     new ClaudeCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => [...claudeResumeCommand(id).argv],
+  programCheck: claudeCodeProgramCheck,
 };

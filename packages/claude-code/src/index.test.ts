@@ -10,6 +10,7 @@ describe("@txcript/claude-code public API", () => {
       "claudeCodeLoss",
       "claudeCodeLosses",
       "claudeCodeNamespace",
+      "claudeCodeProgramCheck",
       "claudeCodeProject",
       "claudeResumeCommand",
       "claudeSessionId",

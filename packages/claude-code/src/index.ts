@@ -23,5 +23,6 @@ export type {
 export type { ClaudeCodeSaveOptions, ClaudeCodeStoreOptions } from "./claude-code-store.js";
 export { ClaudeCodeStore } from "./claude-code-store.js";
 export type { ClaudeCodeReadOptions } from "./claude-code-to-common.js";
+export { claudeCodeProgramCheck } from "./claude-code-verify.js";
 export type { ClaudeCodeWriteOptions } from "./common-to-claude-code.js";
 export { commonToClaudeCodeLines } from "./common-to-claude-code.js";

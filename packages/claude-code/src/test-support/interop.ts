@@ -3,10 +3,8 @@
 // transcripts), the pinned Claude Code binary (scripts/real-programs.mjs;
 // the root test setup installs it into its cache), and the offline
 // `claude -p --resume` probe DESIGN.md describes. Nothing here fakes a result: a missing binary is a skip reason.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -155,76 +153,5 @@ export function resumeOffline(
   };
 }
 
-/** One request Claude Code sent to the Messages API. */
-export interface CapturedRequest {
-  url: string;
-  body: { messages?: { role: string; content: unknown }[] };
-}
-
-/**
- * `claude -p --resume <id> hi` against a local server that records each
- * request and answers 400, so the test sees the history Claude Code sends.
- */
-export async function resumeCaptured(
-  bin: string,
-  configDirectory: string,
-  cwd: string,
-  sessionId: string,
-): Promise<{ output: string; requests: CapturedRequest[] }> {
-  const requests: CapturedRequest[] = [];
-  const server = http.createServer((request, response) => {
-    let data = "";
-    request.on("data", (chunk) => {
-      data += chunk;
-    });
-    request.on("end", () => {
-      try {
-        requests.push({ url: request.url ?? "", body: JSON.parse(data) });
-      } catch {
-        requests.push({ url: request.url ?? "", body: {} });
-      }
-      response.writeHead(400, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          type: "error",
-          error: { type: "invalid_request_error", message: "txcript capture" },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    const output = await new Promise<string>((resolve) => {
-      const child = spawn(bin, ["-p", "--resume", sessionId, "hi"], {
-        cwd,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: configDirectory,
-          CLAUDE_CONFIG_DIR: configDirectory,
-          ANTHROPIC_API_KEY: "x",
-          ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
-          CLAUDE_CODE_MAX_RETRIES: "0",
-          DISABLE_AUTOUPDATER: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        },
-      });
-      let text = "";
-      child.stdout.on("data", (chunk) => {
-        text += chunk;
-      });
-      child.stderr.on("data", (chunk) => {
-        text += chunk;
-      });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      child.on("close", () => {
-        clearTimeout(timer);
-        resolve(text);
-      });
-    });
-    return { output, requests };
-  } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
+// The stub-backed resume is the shipped offline check's (claude-code-verify.ts).
+export { type CapturedRequest, resumeCaptured } from "../claude-code-verify.js";
