@@ -1,12 +1,14 @@
 // Codex as a harness: rollout JSONL (every era read, the legacy line format
 // written), the $CODEX_HOME sessions store, a writer that streams line by
-// line, and `codex resume <id>` run in the session's cwd.
+// line, `codex resume <id>` run in the session's cwd, and Codex's own
+// offline check of a saved rollout (codex-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { codexCodec } from "./codex-codec.js";
 import { codexResumeCommand } from "./codex-paths.js";
 import { codexProject } from "./codex-project.js";
 import type { CodexRollout } from "./codex-schema.js";
 import { CodexStore } from "./codex-store.js";
+import { codexProgramCheck } from "./codex-verify.js";
 import { commonToCodexLines } from "./common-to-codex.js";
 
 export const codexHarness: HarnessDefinition<CodexRollout> = {
@@ -25,4 +27,5 @@ export const codexHarness: HarnessDefinition<CodexRollout> = {
   store: (environment, root) =>
     new CodexStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => codexResumeCommand(id),
+  programCheck: codexProgramCheck,
 };

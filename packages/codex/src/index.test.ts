@@ -15,6 +15,7 @@ describe("@txcript/codex", () => {
       "codexHarness",
       "codexLoss",
       "codexLosses",
+      "codexProgramCheck",
       "codexProject",
       "codexResumeCommand",
       "codexSessionId",

@@ -1,18 +1,17 @@
 // Test support for the real-Codex checks (not shipped): the sessions they
 // write (every fixture's Common document, the real captures, generated
-// transcripts), a loopback stub of the Responses API that records what Codex
-// sends and refuses it, `codex exec resume` against it, and a small
-// `codex app-server` JSON-RPC client. Every child runs under a timeout.
+// transcripts), the loopback Responses stub and `codex exec resume` (from
+// the shipped codex-verify.ts), and a small `codex app-server` JSON-RPC
+// client. Every child runs under a timeout.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { commonCodec, type Transcript } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { codexCodec } from "../codex-codec.js";
+import { codexEnvironment } from "../codex-verify.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 export const realDirectory = path.resolve(repoRoot, "../shared/real");
@@ -116,129 +115,16 @@ export function generatedTranscripts(count: number, seed = 14): NamedTranscript[
     .map((transcript, index) => ({ name: `generated #${index + 1}`, transcript }));
 }
 
-/** One request Codex sent to the stub, with its JSON body when it had one. */
-export interface StubRequest {
-  method: string;
-  url: string;
-  body?: { input?: Record<string, unknown>[]; model?: string; prompt_cache_key?: string };
-}
-
-/**
- * A Responses API stub on 127.0.0.1: websocket upgrades get 426 (Codex then
- * posts over HTTP at once), posts are recorded and refused with 400, so a
- * resumed session fails fast after sending its history. It serves at most
- * `limit` requests and closes itself after `lifetimeMs`.
- */
-export async function startStub(limit = 2000, lifetimeMs = 600_000) {
-  const requests: StubRequest[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const entry: StubRequest = { method: request.method ?? "", url: request.url ?? "" };
-      if (chunks.length > 0)
-        try {
-          entry.body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch {
-          entry.body = {};
-        }
-      requests.push(entry);
-      if (request.headers.upgrade !== undefined) response.writeHead(426);
-      else response.writeHead(400, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({ error: { message: "txcript stub", type: "invalid_request_error" } }),
-      );
-      if (requests.length >= limit) server.close();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const timer = setTimeout(() => server.close(), lifetimeMs);
-  timer.unref();
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearTimeout(timer);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** The environment every Codex child gets: a temporary home, a fake key, nothing else of ours. */
-export function codexEnvironment(home: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? "",
-    HOME: home,
-    CODEX_HOME: home,
-    OPENAI_API_KEY: "sk-fake",
-    RUST_LOG: "error",
-  };
-}
-
-export interface RunOutcome {
-  status: number | null;
-  output: string;
-}
-
-/** Run `bin args` in `cwd` with the Codex environment, killed after `timeoutMs`. */
-export function runCodex(
-  bin: string,
-  args: string[],
-  home: string,
-  cwd: string,
-  timeoutMs = 30_000,
-): Promise<RunOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn(bin, args, {
-      cwd,
-      env: codexEnvironment(home),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve({ status: null, output: `${output}${String(error)}` });
-    });
-  });
-}
-
-/** `codex exec --skip-git-repo-check resume <id> hi` against the stub. */
-export function execResume(
-  bin: string,
-  home: string,
-  cwd: string,
-  id: string,
-  stubUrl: string,
-): Promise<RunOutcome> {
-  return runCodex(
-    bin,
-    [
-      "exec",
-      "-c",
-      `openai_base_url=${JSON.stringify(stubUrl)}`,
-      "--skip-git-repo-check",
-      "resume",
-      id,
-      "hi",
-    ],
-    home,
-    cwd,
-  );
-}
+// The stub, the Codex environment and `codex exec resume` are the shipped
+// offline check's (codex-verify.ts): one implementation for both.
+export {
+  codexEnvironment,
+  execResume,
+  type RunOutcome,
+  runCodex,
+  type StubRequest,
+  startStub,
+} from "../codex-verify.js";
 
 type RpcMessage = { id?: number; result?: unknown; error?: { message?: string } };
 

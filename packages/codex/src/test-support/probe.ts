@@ -1,9 +1,8 @@
 // The Codex probe of the compatibility matrix (packages/integration): write
 // a transcript with this package's writer and store into a fresh CODEX_HOME,
-// then run the pinned `codex exec --skip-git-repo-check resume <id> hi` on a
-// copy against a loopback Responses stub (as codex-interop.test.ts does):
-// the session was opened when Codex prints `session id: <id>` and the turn's
-// request, carrying the thread id, reaches the stub.
+// then run the pinned program's offline check on a copy (codex-verify.ts,
+// the one `txcript continue --verify` ships): `codex exec resume <id> hi`
+// against a loopback Responses stub opens the session and sends its turn.
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +10,7 @@ import type { Transcript } from "@txcript/core";
 import { codexCodec } from "../codex-codec.js";
 import { codexHarness } from "../codex-harness.js";
 import { CodexStore } from "../codex-store.js";
-import { execResume, startStub } from "./codex-programs.js";
+import { codexProgramCheck } from "../codex-verify.js";
 
 const programs = (await import(
   new URL("../../../../scripts/real-programs.mjs", import.meta.url).href
@@ -30,7 +29,6 @@ export const probe = {
     const bin = programs.programBin(program);
     if (bin === undefined) return { ok: false, detail: `${program} is not installed` };
     const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-codex-probe-"));
-    const stub = await startStub(20, 120_000);
     try {
       const work = path.join(root, "work");
       await fs.mkdir(work, { recursive: true });
@@ -38,22 +36,13 @@ export const probe = {
       const moved = { ...transcript, meta: { ...transcript.meta, cwd: work } };
       const options = codexHarness.writeOptions?.({ from: source }) ?? {};
       const saved = await store.save(codexCodec.fromCommon(moved, options), { overwrite: true });
-      const home = path.join(root, "copy");
-      await fs.cp(path.join(root, "written"), home, { recursive: true, preserveTimestamps: true });
-      const outcome = await execResume(bin, home, work, saved.id, stub.url);
-      const opened = outcome.output.includes(`session id: ${saved.id}`);
-      const sent = stub.requests.some(
-        (entry) => entry.method === "POST" && entry.body?.prompt_cache_key === saved.id,
-      );
-      return {
-        ok: opened && sent,
-        detail:
-          opened && sent
-            ? "opened and sent"
-            : `${opened ? "opened, but no request reached the stub" : "not opened"}: ${outcome.output.trim().split("\n").slice(-2).join(" ").slice(0, 300)}`,
-      };
+      return await codexProgramCheck.run(saved, {
+        bin,
+        storeRoot: store.root,
+        cwd: work,
+        timeoutMs: 120_000,
+      });
     } finally {
-      await stub.close();
       await fs.rm(root, { recursive: true, force: true });
     }
   },
