@@ -7,6 +7,7 @@
 import type { Codec, ConversionOptions, HarnessId, Store } from "./codec.js";
 import { TxcriptError } from "./errors.js";
 import type { Transcript } from "./model.js";
+import type { StreamReader, StreamWriter } from "./stream.js";
 
 export type Environment = Record<string, string | undefined>;
 
@@ -105,6 +106,17 @@ export interface HarnessDefinition<Native = unknown> {
    * one line and its newline at a time). Their concatenation is that text.
    */
   readonly serializeChunks?: (transcript: Transcript, options: CodecOptions) => Iterable<string>;
+  /**
+   * Reads the format line by line (stream.ts): the same meta, messages,
+   * subagents and warnings as `toCommon(parse(text))`, in memory that does
+   * not grow with the file. Absent for whole-document formats.
+   */
+  readonly readStream?: StreamReader;
+  /**
+   * Writes the text of `serialize(fromCommon(t))` from parts, in pieces,
+   * with the same warnings, without holding the whole transcript.
+   */
+  readonly writeStream?: StreamWriter;
   /** Environment variables the store or resume command reads, with what each means (for help texts). */
   readonly environment?: readonly (readonly [name: string, meaning: string])[];
   /** The harness's session store; `root` overrides the default location. */

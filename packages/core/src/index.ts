@@ -96,6 +96,24 @@ export {
 } from "./model.js";
 export type { SignatureEntry } from "./signature.js";
 export { signature } from "./signature.js";
+export type {
+  StreamConversion,
+  StreamInput,
+  StreamPart,
+  StreamReader,
+  StreamWriter,
+} from "./stream.js";
+export {
+  collectTranscript,
+  orderedParts,
+  restMessages,
+  splitMeta,
+  streamConvert,
+  transcriptInput,
+  transcriptParts,
+} from "./stream.js";
+export type { LineReadOptions, LineSource } from "./stream-lines.js";
+export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js";
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
 export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { transcriptArbitrary } from "./arbitraries/index.js";
+import { TxcriptError } from "./errors.js";
+import type { Message, Meta } from "./model.js";
+import { collectTranscript, orderedParts, type StreamPart, transcriptParts } from "./stream.js";
+import { readFileLines, textLines } from "./stream-lines.js";
+import { lawParameters } from "./testing/index.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "txcript-stream-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** The lines the whole-text codecs see, written from their own rule (split on \n, no piece after a final one). */
+function wholeLines(text: string): string[] {
+  if (text === "") return [];
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  return body.split("\n");
+}
+
+const lineText = fc.array(
+  fc.oneof(
+    fc.constantFrom("\n", "\r\n", "\r", "é", "😀", "\u0000", "{}", "\uFEFF"),
+    fc.string({ unit: "binary", maxLength: 12 }),
+  ),
+  { maxLength: 30 },
+);
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    return TxcriptError.isInstance(error) ? error.code : String(error);
+  }
+  return undefined;
+}
+
+let counter = 0;
+function fileOf(text: string | Buffer): string {
+  counter += 1;
+  const file = path.join(directory, `f${counter}.jsonl`);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("line reading", () => {
+  it("textLines and readFileLines give the lines of the whole text, at any slice size", () => {
+    fc.assert(
+      fc.property(lineText, fc.integer({ min: 1, max: 9 }), (pieces, chunkBytes) => {
+        const text = pieces.join("");
+        const expected = wholeLines(text);
+        expect([...textLines(text)]).toEqual(expected);
+        // The bytes as Node writes the text, decoded as the whole path decodes them.
+        const file = fileOf(text);
+        expect([...readFileLines(file, { chunkBytes })]).toEqual(
+          wholeLines(Buffer.from(text, "utf8").toString("utf8")),
+        );
+      }),
+      lawParameters(200),
+    );
+  });
+
+  it("decodes invalid UTF-8 as fs.readFile does, a sequence cut by a slice included", () => {
+    const bytes = Buffer.from([0x61, 0xe2, 0x82, 0x0a, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0x0a, 0xc3]);
+    const file = fileOf(bytes);
+    for (const chunkBytes of [1, 2, 3, 5, 64])
+      expect([...readFileLines(file, { chunkBytes })]).toEqual(wholeLines(bytes.toString("utf8")));
+  });
+
+  it("refuses a line past the bound with TOO_LARGE naming the file and line", () => {
+    const file = fileOf(`{"a":1}\n${"x".repeat(100)}\n{}\n`);
+    let caught: unknown;
+    try {
+      for (const _ of readFileLines(file, { maxLineBytes: 50, chunkBytes: 7, shown: "big.jsonl" }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(TxcriptError.isInstance(caught)).toBe(true);
+    const error = caught as TxcriptError;
+    expect(error.code).toBe("TOO_LARGE");
+    expect(error.location).toEqual({ file: "big.jsonl", line: 2 });
+    // Control: the same file reads with a bound it fits in.
+    expect([...readFileLines(file, { maxLineBytes: 100, chunkBytes: 7 })]).toHaveLength(3);
+  });
+
+  it("a missing file is NOT_FOUND, as readTextFile has it", () => {
+    expect(codeOf(() => [...readFileLines(path.join(directory, "absent.jsonl"))])).toBe(
+      "NOT_FOUND",
+    );
+  });
+});
+
+describe("parts", () => {
+  it("collectTranscript(transcriptParts(t)) is t", () => {
+    fc.assert(
+      fc.property(transcriptArbitrary(), (transcript) => {
+        expect(collectTranscript(transcriptParts(transcript))).toEqual(transcript);
+      }),
+      lawParameters(200),
+    );
+  });
+
+  it("refuses parts out of order", () => {
+    const meta: Meta = { id: "s", timestamp: "2026-01-01T00:00:00.000Z" };
+    const message: Message = { role: "user", content: [], timestamp: meta.timestamp };
+    const subagent = { id: "a", messages: [] };
+    const cases: StreamPart[][] = [
+      [],
+      [{ kind: "message", message }],
+      [
+        { kind: "meta", meta, subagents: false },
+        { kind: "meta", meta, subagents: false },
+      ],
+      [
+        { kind: "meta", meta, subagents: true },
+        { kind: "subagent", subagent },
+        { kind: "message", message },
+      ],
+      [{ kind: "meta", meta, subagents: true }],
+      [
+        { kind: "meta", meta, subagents: false },
+        { kind: "subagent", subagent },
+      ],
+    ];
+    for (const parts of cases)
+      expect(codeOf(() => [...orderedParts(parts)])).toBe("INVALID_DOCUMENT");
+    // Control: in order, they pass.
+    const good: StreamPart[] = [
+      { kind: "meta", meta, subagents: true },
+      { kind: "message", message },
+      { kind: "subagent", subagent },
+    ];
+    expect([...orderedParts(good)]).toEqual(good);
+  });
+});

@@ -1,0 +1,190 @@
+// The streaming contract: a conversion that flows message by message, so a
+// session too long to hold as one Transcript (a 2 GB JSON-lines file) still
+// converts in memory that does not grow with it. A harness that can read
+// its format line by line has `readStream`: lines in, parts out (the meta
+// first, then each message once it is final, then the subagents). One that
+// can write without the whole transcript at hand has `writeStream`: parts
+// in, the text of `serialize(fromCommon(t))` out in pieces. Both are
+// synchronous, like the codecs they share their code with.
+//
+// The law (stream.test.ts and each harness's *-stream.test.ts): for every
+// input, the stream path's text and warnings are identical to the whole
+// path's, `serialize(fromCommon(toCommon(parse(text))))`, leg by leg.
+import { type ConversionOptions, type Warning, WarningCollector } from "./codec.js";
+import { TxcriptError } from "./errors.js";
+import type { CodecOptions } from "./harness.js";
+import type { Message, Meta, Subagent, Transcript } from "./model.js";
+import type { LineSource } from "./stream-lines.js";
+
+/** One piece of a transcript in stream order: exactly one meta first, messages, then subagents. */
+export type StreamPart =
+  | {
+      readonly kind: "meta";
+      readonly meta: Meta;
+      /** Whether subagent parts follow (a writer that drops them warns before the messages). */
+      readonly subagents: boolean;
+    }
+  | { readonly kind: "message"; readonly message: Message }
+  | { readonly kind: "subagent"; readonly subagent: Subagent };
+
+/**
+ * What a streaming writer reads: the parts, once, in order; and, for a
+ * writer that must look ahead (the first prompt, every answered call),
+ * `replay()`, the same parts again from the start without the read leg's
+ * warnings. Each replay reads the input again.
+ */
+export interface StreamInput {
+  readonly parts: Iterable<StreamPart>;
+  replay(): Iterable<StreamPart>;
+}
+
+/** Reads a format's lines as parts; warnings go to `options.onWarning` as in toCommon. */
+export type StreamReader = (lines: LineSource, options: CodecOptions) => Iterable<StreamPart>;
+
+/** Writes parts as the format's text in pieces; their concatenation is serialize(fromCommon(t)). */
+export type StreamWriter = (input: StreamInput, options: CodecOptions) => Iterable<string>;
+
+/** The parts of a transcript held whole. */
+export function* transcriptParts(transcript: Transcript): Generator<StreamPart> {
+  const subagents = transcript.subagents ?? [];
+  yield { kind: "meta", meta: transcript.meta, subagents: subagents.length > 0 };
+  for (const message of transcript.messages) yield { kind: "message", message };
+  for (const subagent of subagents) yield { kind: "subagent", subagent };
+}
+
+/** A StreamInput over a transcript held whole. */
+export function transcriptInput(transcript: Transcript): StreamInput {
+  return { parts: transcriptParts(transcript), replay: () => transcriptParts(transcript) };
+}
+
+function outOfOrder(what: string): TxcriptError {
+  return new TxcriptError("INVALID_DOCUMENT", `a stream of transcript parts ${what}`, {
+    hint: "a stream is one meta part, then messages, then subagents",
+  });
+}
+
+/**
+ * The parts checked for order: a meta first and once, messages, then
+ * subagents (and as many as the meta announced: some, or none).
+ */
+export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart> {
+  let meta: (StreamPart & { kind: "meta" }) | undefined;
+  let subagents = 0;
+  for (const part of parts) {
+    if (part.kind === "meta") {
+      if (meta !== undefined) throw outOfOrder("has two meta parts");
+      meta = part;
+    } else if (meta === undefined) throw outOfOrder("does not start with its meta");
+    else if (part.kind === "message" && subagents > 0)
+      throw outOfOrder("has a message after a subagent");
+    else if (part.kind === "subagent") subagents += 1;
+    yield part;
+  }
+  if (meta === undefined) throw outOfOrder("is empty");
+  if (meta.subagents !== subagents > 0)
+    throw outOfOrder(meta.subagents ? "announced subagents it lacks" : "has unannounced subagents");
+}
+
+/** The meta part of a stream, and the rest of it, for writers that start from the meta. */
+export function splitMeta(parts: Iterable<StreamPart>): {
+  meta: Meta;
+  subagents: boolean;
+  rest: Iterator<StreamPart>;
+} {
+  const iterator = orderedParts(parts)[Symbol.iterator]();
+  const first = iterator.next();
+  const part = first.value as StreamPart;
+  if (first.done || part.kind !== "meta") throw outOfOrder("does not start with its meta");
+  return { meta: part.meta, subagents: part.subagents, rest: iterator };
+}
+
+/** The rest of a stream after its meta, as messages then subagents. */
+export function* restMessages(rest: Iterator<StreamPart>): Generator<Message, Subagent[]> {
+  const subagents: Subagent[] = [];
+  for (let next = rest.next(); !next.done; next = rest.next()) {
+    const part = next.value;
+    if (part.kind === "message") yield part.message;
+    else if (part.kind === "subagent") subagents.push(part.subagent);
+  }
+  return subagents;
+}
+
+/** A whole transcript from parts (a stream read, written by a whole-transcript writer). */
+export function collectTranscript(parts: Iterable<StreamPart>): Transcript {
+  const messages: Message[] = [];
+  const subagents: Subagent[] = [];
+  let meta: Meta | undefined;
+  for (const part of orderedParts(parts)) {
+    if (part.kind === "meta") meta = part.meta;
+    else if (part.kind === "message") messages.push(part.message);
+    else subagents.push(part.subagent);
+  }
+  const transcript: Transcript = { meta: meta as Meta, messages };
+  if (subagents.length > 0) transcript.subagents = subagents;
+  return transcript;
+}
+
+export interface StreamConversion {
+  /** The target's text in pieces; produced as it is iterated (iterate once). */
+  chunks: Iterable<string>;
+  /** Both legs' warnings, read leg first as in convert(); complete once `chunks` is iterated. */
+  warnings(): Warning[];
+}
+
+function silent(options: CodecOptions): CodecOptions {
+  const { onWarning: _, ...rest } = options;
+  return rest;
+}
+
+/**
+ * Convert through parts: `read` over `lines`, `write` over its parts. The
+ * legs' warnings are collected apart and joined read leg first, so they
+ * come out as the whole path's do, though the legs interleave here. `tag`
+ * marks each warning (the CLI names leg and harness).
+ */
+export function streamConvert(
+  lines: LineSource,
+  read: StreamReader,
+  write: StreamWriter,
+  options: {
+    read?: CodecOptions;
+    write?: CodecOptions;
+    tag?: (warning: Warning, leg: "read" | "write") => Warning;
+  } = {},
+): StreamConversion {
+  const readLeg = new WarningCollector();
+  const writeLeg = new WarningCollector();
+  const tag = options.tag ?? ((warning) => warning);
+  const readOptions = options.read ?? {};
+  const onRead = (warning: Warning) => readLeg.add(tag(warning, "read"));
+  const input: StreamInput = {
+    parts: read(lines, { ...readOptions, onWarning: chain(onRead, readOptions.onWarning) }),
+    replay: () => read(lines, silent(readOptions)),
+  };
+  const writeOptions = options.write ?? {};
+  const onWrite = (warning: Warning) => writeLeg.add(tag(warning, "write"));
+  const chunks = write(input, {
+    ...writeOptions,
+    onWarning: chain(onWrite, writeOptions.onWarning),
+  });
+  return {
+    chunks,
+    warnings: () => {
+      const joined = new WarningCollector();
+      for (const warning of [...readLeg.warnings, ...writeLeg.warnings]) joined.add(warning);
+      return joined.warnings;
+    },
+  };
+}
+
+function chain(
+  first: (warning: Warning) => void,
+  second: ConversionOptions["onWarning"],
+): (warning: Warning) => void {
+  return second === undefined
+    ? first
+    : (warning) => {
+        first(warning);
+        second(warning);
+      };
+}
