@@ -184,7 +184,7 @@ export const commandSpecs: CommandSpec[] = [
     name: "continue",
     summary: "copy a session into another harness and resume it there",
     usage:
-      "txcript continue <ref>[#range] --with H [--full] [--budget N] [--no-resume] [--store DIR] [--json]",
+      "txcript continue <ref>[#range] --with H [--full] [--budget N] [--verify] [--no-resume] [--store DIR] [--json]",
     details: [
       "Writes a copy of the session into H's store and launches H's resume command",
       "in the session's directory (the current one when that does not exist here).",
@@ -196,6 +196,11 @@ export const commandSpecs: CommandSpec[] = [
       "archived in .txcript/<id>/ in the session's directory, and the session says so.",
       "The written session is read back through the target's own codec and compared",
       "with the conversation first; on a mismatch it is removed and nothing launches.",
+      "--verify also has H's own program check it offline, on a copy in a temporary",
+      "home with fake keys and the API at 127.0.0.1 (claude_code, codex): the program",
+      "is TXCRIPT_VERIFY_<HARNESS>_BIN or the first on PATH, and the report names its",
+      "path and version. Not found: exit 1, nothing written; the check fails: the",
+      "session is removed (exit 70).",
       "The source is never modified. TXCRIPT_<HARNESS>_RESUME_CMD overrides the",
       "command (a shell template where {id} is the new session id).",
       "--with amp is refused: current Amp builds are server-authoritative and never",
@@ -225,6 +230,10 @@ export const commandSpecs: CommandSpec[] = [
         value: "DIR",
         description: "write into this store directory instead of the default",
         deprecated: ["out"],
+      },
+      {
+        name: "verify",
+        description: "have the target's own program check the written session offline first",
       },
       { name: "force", short: "f", description: "replace a session already written there" },
       json,

@@ -32,6 +32,16 @@ export const CommandResultSchema = z.strictObject({
   ),
   resumeCommand: z.array(z.string()).optional(),
   resumed: z.strictObject({ launched: z.boolean(), status: z.int().nullable() }).optional(),
+  /** `continue --verify`: the target's own program that checked the written session, and what it reported. */
+  verified: z
+    .strictObject({
+      program: z.string(),
+      path: z.string(),
+      version: z.string(),
+      check: z.string(),
+      detail: z.string(),
+    })
+    .optional(),
   failures: z
     .array(z.strictObject({ file: z.string(), error: z.string(), code: z.string().nullable() }))
     .optional(),

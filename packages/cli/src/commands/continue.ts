@@ -17,6 +17,7 @@ import { redactIfAsked } from "../redaction.js";
 import { locate, withFile } from "../report.js";
 import { inputJson, printResult } from "../result.js";
 import { verifyWritten } from "../verify.js";
+import { checkWithProgram, findProgram } from "../verify-program.js";
 
 export function resumeVariable(harness: Harness): string {
   return `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`;
@@ -46,6 +47,8 @@ function shellQuote(text: string): string {
 export async function continueCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const target = findHarness(requireOption(values, "with", "continue"));
   refuseTarget(target);
+  // --verify finds the target's program before anything is written.
+  const program = values.verify === true ? await findProgram(io, target) : undefined;
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
   const settings = reportSettings(values);
@@ -122,6 +125,16 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     });
   // Read back before success: what the store holds must be what was meant.
   await verifyWritten(target, store, saved, copy);
+  const verified =
+    program === undefined
+      ? undefined
+      : await checkWithProgram(target, store, saved, program, directory);
+  if (verified !== undefined)
+    await note(
+      io,
+      settings,
+      `verified with ${verified.program} ${verified.version} (${verified.path}): ${verified.detail}`,
+    );
   const resumable = target.afterSave
     ? await target.afterSave(saved, { environment: io.env, cwd: directory })
     : saved;
@@ -136,6 +149,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       ...(plan.archive === undefined ? [] : [{ harness: "common", path: plan.archive }]),
     ],
     resumeCommand: argv,
+    ...(verified === undefined ? {} : { verified }),
     losses: collector.warnings.map(lossJson),
   };
   if (values["no-resume"] === true) {
