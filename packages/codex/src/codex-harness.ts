@@ -8,6 +8,7 @@ import { codexResumeCommand } from "./codex-paths.js";
 import { codexProject } from "./codex-project.js";
 import type { CodexRollout } from "./codex-schema.js";
 import { CodexStore } from "./codex-store.js";
+import { codexReadStream, codexWriteStream } from "./codex-stream.js";
 import { codexProgramCheck } from "./codex-verify.js";
 import { commonToCodexLines } from "./common-to-codex.js";
 
@@ -23,6 +24,8 @@ export const codexHarness: HarnessDefinition<CodexRollout> = {
   *serializeChunks(transcript, options) {
     for (const line of commonToCodexLines(transcript, options)) yield `${line}\n`;
   },
+  readStream: codexReadStream,
+  writeStream: codexWriteStream,
   environment: [["CODEX_HOME", "the Codex home (sessions in <dir>/sessions; default ~/.codex)"]],
   store: (environment, root) =>
     new CodexStore({ env: environment, ...(root === undefined ? {} : { root }) }),

@@ -92,10 +92,8 @@ export function writtenLine(text: string): CodexLine {
 }
 
 function parseDocument(text: string, file: { file?: string }): CodexDocumentRollout | undefined {
-  const start = text.trimStart();
-  if (!start.startsWith("{")) return undefined;
   // A one-line JSONL rollout is also one JSON object: only `{session, items}` is a document.
-  if (!/^\{\s*"(session|items)"\s*:/.test(start)) return undefined;
+  if (!looksLikeDocument(text.trimStart())) return undefined;
   let value: Json;
   try {
     value = JSON.parse(text) as Json;
@@ -107,27 +105,32 @@ function parseDocument(text: string, file: { file?: string }): CodexDocumentRoll
   return { kind: "document", text, value: parseJson(text, { harness, ...file }) as JsonObject };
 }
 
+/** A document rollout's text starts so (after leading whitespace); a JSON-lines rollout never does. */
+export function looksLikeDocument(start: string): boolean {
+  return start.startsWith("{") && /^\{\s*"(session|items)"\s*:/.test(start);
+}
+
 /**
- * Split rollout text into lines. The first JSON object must be a
+ * Reads a JSON-lines rollout one line at a time, as parseRollout does (the
+ * streaming reader uses it too): the first JSON object must be a
  * `session_meta` line or a pre-envelope header, as Codex requires; later
  * lines that are not JSON objects are kept verbatim and skipped on reading.
  */
-export function parseRollout(text: string, options: { file?: string } = {}): CodexRollout {
-  const file = options.file === undefined ? {} : { file: options.file };
-  const document = parseDocument(text, file);
-  if (document) return document;
-  const finalNewline = text.endsWith("\n");
-  const body = finalNewline ? text.slice(0, -1) : text;
-  const lines: CodexLine[] = [];
-  let sawHead = false;
-  let start = 0;
-  let number = 0;
-  while (start <= body.length && text !== "") {
-    const end = body.indexOf("\n", start);
-    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
-    number += 1;
-    if (lineText.trim() === "") lines.push({ text: lineText });
-    else if (!sawHead) {
+export class RolloutLineParser {
+  #sawHead = false;
+  #number = 0;
+  readonly #file: { file?: string };
+
+  constructor(options: { file?: string } = {}) {
+    this.#file = options.file === undefined ? {} : { file: options.file };
+  }
+
+  line(lineText: string): CodexLine {
+    this.#number += 1;
+    const number = this.#number;
+    const file = this.#file;
+    if (lineText.trim() === "") return { text: lineText };
+    if (!this.#sawHead) {
       const value = parseJson(lineText, { harness, ...file, line: number });
       if (!isJsonObject(value) || !(isSessionMetaLine(value) || isBareHeader(value))) {
         throw new TxcriptError("INVALID_DOCUMENT", "a rollout must start with session metadata", {
@@ -136,31 +139,48 @@ export function parseRollout(text: string, options: { file?: string } = {}): Cod
           hint: `expected {"timestamp":…,"type":"session_meta","payload":{…}}, got ${quote(lineText, 80)}`,
         });
       }
-      sawHead = true;
-      lines.push({ text: lineText, value });
-    } else {
-      let value: Json | undefined;
-      try {
-        value = JSON.parse(lineText) as Json;
-      } catch {
-        value = undefined;
-      }
-      // Through core again only when JSON.parse succeeded, so depth errors stay TxcriptError.
-      if (value !== undefined) value = parseJson(lineText, { harness, ...file, line: number });
-      lines.push(
-        isJsonObject(value) ? { text: lineText, value } : { text: lineText, invalid: true },
-      );
+      this.#sawHead = true;
+      return { text: lineText, value };
     }
-    if (end === -1) break;
-    start = end + 1;
+    let value: Json | undefined;
+    try {
+      value = JSON.parse(lineText) as Json;
+    } catch {
+      value = undefined;
+    }
+    // Through core again only when JSON.parse succeeded, so depth errors stay TxcriptError.
+    if (value !== undefined) value = parseJson(lineText, { harness, ...file, line: number });
+    return isJsonObject(value) ? { text: lineText, value } : { text: lineText, invalid: true };
   }
-  if (!sawHead) {
+
+  /** After the last line: a rollout without session metadata is refused. */
+  end(): void {
+    if (this.#sawHead) return;
     throw new TxcriptError("INVALID_DOCUMENT", "the rollout is empty", {
       harness,
-      ...(options.file === undefined ? {} : { location: { file: options.file } }),
+      ...(this.#file.file === undefined ? {} : { location: { file: this.#file.file } }),
       hint: "a rollout starts with a session_meta line",
     });
   }
+}
+
+/** Split rollout text into lines (see RolloutLineParser); a `{session, items}` text is a document. */
+export function parseRollout(text: string, options: { file?: string } = {}): CodexRollout {
+  const file = options.file === undefined ? {} : { file: options.file };
+  const document = parseDocument(text, file);
+  if (document) return document;
+  const finalNewline = text.endsWith("\n");
+  const body = finalNewline ? text.slice(0, -1) : text;
+  const lines: CodexLine[] = [];
+  const parser = new RolloutLineParser(options);
+  let start = 0;
+  while (start <= body.length && text !== "") {
+    const end = body.indexOf("\n", start);
+    lines.push(parser.line(end === -1 ? body.slice(start) : body.slice(start, end)));
+    if (end === -1) break;
+    start = end + 1;
+  }
+  parser.end();
   return { kind: "lines", lines, finalNewline };
 }
 

@@ -2,31 +2,41 @@
 // then each message through UnitWriter (context, blocks, compactions,
 // usage), and a turn context at the end for a session with no response.
 // common-to-codex.ts renders the stream as lines.
-import type { ConversionOptions, JsonObject, Message, Transcript } from "@txcript/core";
-import { baseInstructionsOf, isRunBlock } from "./codex-content.js";
+import type { ConversionOptions, JsonObject, Message, Meta } from "@txcript/core";
+import { isRunBlock } from "./codex-content.js";
 import type { Side } from "./codex-items.js";
 import { codexSessionId } from "./codex-paths.js";
 import { type Unit, UnitWriter } from "./codex-units.js";
 
-/** The units of `transcript`, in order, warning of each loss through `options`. */
-export function* writeUnits(
-  transcript: Transcript,
+/** What the units are written from: the meta, whether subagents follow, and the messages in order. */
+export interface UnitSource {
+  meta: Meta;
+  subagents: boolean;
+  /** Whether the first message is the base instructions (written into session_meta). */
+  skipFirst: boolean;
+  messages: Iterable<Message>;
+}
+
+/** The units of a transcript given as a UnitSource (a stream of its messages, say). */
+export function* unitsOf(
+  source: UnitSource,
   options: ConversionOptions | undefined,
 ): Generator<Unit> {
-  const writer = new UnitWriter(transcript, options);
-  const { meta } = transcript;
+  const { meta, skipFirst } = source;
+  const writer = new UnitWriter(source, options);
   const id = codexSessionId(meta.id, meta.timestamp);
   if (id !== meta.id)
     writer.warn("foreignSessionId", `session id ${meta.id} became ${id}`, "$.meta.id");
   if (meta.title !== undefined)
     writer.warn("title", "the title goes to session_index.jsonl, not the rollout", "$.meta.title");
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+  if (source.subagents)
     writer.warn("subagents", "subagent conversations were dropped", "$.subagents");
   if (meta.cwd === "" || meta.gitBranch === "")
     writer.warn("emptyField", "an empty cwd or git branch reads back as none", "$.meta");
 
-  const skipFirst = baseInstructionsOf(transcript) !== undefined;
-  for (const [index, message] of transcript.messages.entries()) {
+  let index = -1;
+  for (const message of source.messages) {
+    index += 1;
     if (index === 0 && skipFirst) continue;
     const path = `$.messages[${index}]`;
     if (message.stopReason !== undefined)

@@ -61,7 +61,8 @@ export class UnitWriter {
   readonly calls = new Map<string, CodexCall["kind"]>();
 
   constructor(
-    readonly transcript: Transcript,
+    /** The session's meta is all the units read of the transcript (its model). */
+    readonly transcript: Pick<Transcript, "meta">,
     readonly options: ConversionOptions | undefined,
   ) {}
 

@@ -7,6 +7,7 @@
 import {
   type ConversionOptions,
   type JsonObject,
+  type Message,
   stringifyJson,
   type Transcript,
   type Usage,
@@ -15,7 +16,7 @@ import { baseInstructionsOf, contentItems, type RunBlock } from "./codex-content
 import { codexSessionId } from "./codex-paths.js";
 import { type CodexLinesRollout, harness, writtenLine } from "./codex-schema.js";
 import { lineageKey, unknownCliVersion } from "./codex-to-common.js";
-import { writeUnits } from "./codex-unit-stream.js";
+import { type UnitSource, unitsOf } from "./codex-unit-stream.js";
 import type { Unit } from "./codex-units.js";
 
 export interface CodexWriteOptions extends ConversionOptions {
@@ -61,9 +62,9 @@ interface Run {
 }
 
 /** The first prompt run of the transcript (what Codex's listing shows), when there is one. */
-function firstPrompt(transcript: Transcript): Run | undefined {
+function firstPrompt(source: UnitSource): Run | undefined {
   let run: Run | undefined;
-  for (const unit of writeUnits(transcript, undefined)) {
+  for (const unit of unitsOf(source, undefined)) {
     if (unit.kind === "run") {
       if (run === undefined || run.side !== unit.side) {
         if (run !== undefined && run.side === "user" && !run.injected) return run;
@@ -83,11 +84,40 @@ function firstPrompt(transcript: Transcript): Run | undefined {
 }
 
 /** The lines of the rollout for `transcript`, one at a time (no newlines). */
-export function* commonToCodexLines(
+export function commonToCodexLines(
   transcript: Transcript,
   options?: CodexWriteOptions,
 ): Generator<string> {
-  const { meta } = transcript;
+  const instructions = baseInstructionsOf(transcript);
+  return codexLinesOf(
+    {
+      meta: transcript.meta,
+      subagents: transcript.subagents !== undefined && transcript.subagents.length > 0,
+      instructions,
+      skipFirst: instructions !== undefined,
+      messages: transcript.messages,
+      lookahead: () => transcript.messages,
+    },
+    options,
+  );
+}
+
+/**
+ * What the rollout is written from: a UnitSource, the base instructions
+ * (the first message, when it is them), and `lookahead()`, the messages
+ * again from the start, read as far as the first prompt (the early echo).
+ */
+export interface CodexLineSource extends UnitSource {
+  instructions: string | undefined;
+  lookahead(): Iterable<Message>;
+}
+
+/** The lines of the rollout for a CodexLineSource, one at a time (no newlines). */
+export function* codexLinesOf(
+  source: CodexLineSource,
+  options?: CodexWriteOptions,
+): Generator<string> {
+  const { meta, instructions } = source;
   const id = codexSessionId(meta.id, meta.timestamp);
   const cwd = meta.cwd ?? "";
   const sessionMeta: JsonObject = {
@@ -101,14 +131,13 @@ export function* commonToCodexLines(
   };
   if (meta.gitBranch !== undefined && meta.gitBranch !== "")
     sessionMeta.git = { branch: meta.gitBranch };
-  const instructions = baseInstructionsOf(transcript);
   if (instructions !== undefined) sessionMeta.base_instructions = { text: instructions };
   // Codex 0.142.5 and 0.171.0 ignore keys they do not know here (checked by the interop test).
   if (meta.lineage !== undefined) sessionMeta[lineageKey] = { ...meta.lineage };
   yield line(meta.timestamp, "session_meta", sessionMeta);
 
   // Codex lists a session only when a user_message echo comes early: the first prompt's goes here.
-  const prompt = firstPrompt(transcript);
+  const prompt = firstPrompt({ ...source, messages: source.lookahead() });
   yield prompt === undefined
     ? userEcho(meta.timestamp, [{ type: "text", text: placeholderPrompt }])
     : userEcho(prompt.timestamp, prompt.blocks);
@@ -167,7 +196,7 @@ export function* commonToCodexLines(
     }
   };
 
-  for (const unit of writeUnits(transcript, options)) {
+  for (const unit of unitsOf(source, options)) {
     if (unit.kind === "run") {
       if (run !== undefined && run.side === unit.side) run.blocks.push(unit.block);
       else {

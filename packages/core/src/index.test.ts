@@ -46,6 +46,8 @@ describe("public exports", () => {
         "compactionOf",
         "contextKinds",
         "convert",
+        "convertStreamed",
+        "convertWhole",
         "defaultMaxLineBytes",
         "editDistance",
         "errorCodes",

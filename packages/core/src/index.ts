@@ -112,6 +112,8 @@ export {
   transcriptInput,
   transcriptParts,
 } from "./stream.js";
+export type { PathOptions, PathResult } from "./stream-check.js";
+export { convertStreamed, convertWhole } from "./stream-check.js";
 export type { LineReadOptions, LineSource } from "./stream-lines.js";
 export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js";
 export type { MessageRange, ToTextOptions } from "./text.js";

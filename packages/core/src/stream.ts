@@ -98,15 +98,16 @@ export function splitMeta(parts: Iterable<StreamPart>): {
   return { meta: part.meta, subagents: part.subagents, rest: iterator };
 }
 
-/** The rest of a stream after its meta, as messages then subagents. */
-export function* restMessages(rest: Iterator<StreamPart>): Generator<Message, Subagent[]> {
-  const subagents: Subagent[] = [];
+/** The messages of the rest of a stream after its meta; each subagent goes to `onSubagent` (else it is skipped). */
+export function* restMessages(
+  rest: Iterator<StreamPart>,
+  onSubagent?: (subagent: Subagent) => void,
+): Generator<Message> {
   for (let next = rest.next(); !next.done; next = rest.next()) {
     const part = next.value;
     if (part.kind === "message") yield part.message;
-    else if (part.kind === "subagent") subagents.push(part.subagent);
+    else if (part.kind === "subagent") onSubagent?.(part.subagent);
   }
-  return subagents;
 }
 
 /** A whole transcript from parts (a stream read, written by a whole-transcript writer). */

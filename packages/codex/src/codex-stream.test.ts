@@ -1,0 +1,162 @@
+// The streaming law for Codex: reading a rollout line by line and writing
+// one message by message give the text and the warnings of the whole path,
+// for generated sessions (and odd shapes), for rollouts spliced from the
+// real captures' lines, for the fixtures and the real captures, and for a
+// file read in small slices.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { claudeCodeHarness } from "@txcript/claude-code";
+import {
+  type AnyHarness,
+  commonHarness,
+  convertStreamed,
+  convertWhole,
+  readFileLines,
+  TxcriptError,
+} from "@txcript/core";
+import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { codexHarness } from "./codex-harness.js";
+import { realDirectory, repoRoot } from "./test-support/codex-programs.js";
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-codex-stream-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const writeOptions = { reasoning: "openai-encrypted" };
+
+/** Every path a Codex input can take to `to`, required equal to the whole path. */
+function expectSamePaths(text: string, to: AnyHarness): void {
+  const options = { write: to === codexHarness ? writeOptions : {} };
+  let whole: ReturnType<typeof convertWhole> | TxcriptError;
+  try {
+    whole = convertWhole(text, codexHarness, to, options);
+  } catch (error) {
+    if (!TxcriptError.isInstance(error)) throw error;
+    whole = error;
+  }
+  const paths = [
+    { read: "stream", write: "whole" },
+    ...(to.writeStream === undefined
+      ? []
+      : [
+          { read: "stream", write: "stream" },
+          { read: "whole", write: "stream" },
+        ]),
+  ] as const;
+  for (const which of paths) {
+    if (whole instanceof Error) {
+      // A refused input is refused the same way.
+      expect(() => convertStreamed(text, codexHarness, to, which, options)).toThrow(whole.message);
+      continue;
+    }
+    const streamed = convertStreamed(text, codexHarness, to, which, options);
+    expect({ which, text: streamed.text }).toEqual({ which, text: whole.text });
+    expect({ which, warnings: streamed.warnings }).toEqual({ which, warnings: whole.warnings });
+  }
+}
+
+const targets: AnyHarness[] = [codexHarness, claudeCodeHarness, commonHarness];
+
+function written(transcript: Parameters<typeof codexHarness.codec.fromCommon>[0]): string {
+  return codexHarness.codec.serialize(codexHarness.codec.fromCommon(transcript, writeOptions));
+}
+
+function jsonlFiles(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => path.join(directory, name));
+}
+
+const fixtures = jsonlFiles(path.join(repoRoot, "fixtures/codex"));
+const real = jsonlFiles(path.join(realDirectory, "codex"));
+
+describe("codex streaming law", () => {
+  it("generated sessions: stream and whole paths give the same text and warnings", () => {
+    fc.assert(
+      fc.property(transcriptArbitrary(), (transcript) => {
+        const text = written(transcript);
+        for (const to of targets) expectSamePaths(text, to);
+      }),
+      lawParameters(),
+    );
+  });
+
+  it("odd shapes: the same", () => {
+    fc.assert(
+      fc.property(oddShapesArbitrary(), (transcript) => {
+        const text = written(transcript);
+        for (const to of targets) expectSamePaths(text, to);
+      }),
+      lawParameters(),
+    );
+  });
+
+  it("fixtures and real captures: the same", () => {
+    expect(fixtures.length).toBeGreaterThan(3);
+    for (const file of [...fixtures, ...real]) {
+      const text = readFileSync(file, "utf8");
+      for (const to of targets) expectSamePaths(text, to);
+    }
+  });
+
+  it.skipIf(real.length === 0)(
+    "rollouts spliced from the real captures' lines (any order after a head): the same",
+    () => {
+      const heads: string[] = [];
+      const bodies: string[] = [];
+      for (const file of [...real, ...fixtures]) {
+        const [head, ...rest] = readFileSync(file, "utf8").split("\n");
+        heads.push(head as string);
+        bodies.push(...rest.filter((line) => line.length < 20_000));
+      }
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...heads),
+          fc.array(fc.constantFrom(...bodies, "", "not json", "[1]", "{}"), { maxLength: 40 }),
+          fc.boolean(),
+          (head, body, finalNewline) => {
+            const text = [head, ...body].join("\n") + (finalNewline ? "\n" : "");
+            for (const to of targets) expectSamePaths(text, to);
+          },
+        ),
+        lawParameters(Math.min(300, lawParameters().numRuns ?? 300)),
+      );
+    },
+  );
+
+  it("a file read in small slices gives the same as its text", () => {
+    const file = path.join(scratch, "rollout.jsonl");
+    const text = readFileSync(fixtures[0] as string, "utf8");
+    writeFileSync(file, text);
+    const lines = () => readFileLines(file, { chunkBytes: 7 });
+    const streamed = convertStreamed(
+      text,
+      codexHarness,
+      codexHarness,
+      { read: "stream", write: "stream" },
+      { lines, write: writeOptions },
+    );
+    expect(streamed).toEqual(
+      convertWhole(text, codexHarness, codexHarness, { write: writeOptions }),
+    );
+  });
+
+  it("refuses what the whole path refuses, naming the line (and a control that reads)", () => {
+    const bad = '{"type":"response_item","payload":{}}\n';
+    expect(() =>
+      convertStreamed(bad, codexHarness, codexHarness, { read: "stream", write: "stream" }),
+    ).toThrow("a rollout must start with session metadata");
+    expect(() =>
+      convertStreamed("", codexHarness, codexHarness, { read: "stream", write: "stream" }),
+    ).toThrow("the rollout is empty");
+    const good = readFileSync(fixtures[0] as string, "utf8");
+    expect(
+      convertStreamed(good, codexHarness, codexHarness, { read: "stream", write: "stream" }).text,
+    ).not.toBe("");
+  });
+});
