@@ -60,14 +60,25 @@ export async function findSession(ref: string, io: Io, only?: Harness): Promise<
   );
 }
 
-export async function readInput(ref: string, io: Io, from?: string): Promise<Input> {
+/** Where a `<ref>` points, before anything is read: stdin, or a file (a stored session's included). */
+export type Located =
+  | { kind: "stdin"; forced: Harness | undefined }
+  | {
+      kind: "file";
+      forced: Harness | undefined;
+      /** The absolute path. */
+      path: string;
+      /** The name errors give it: what the user typed, or the stored session's path. */
+      shown: string;
+      size: number;
+      mtime: Date;
+      discovered?: Discovered;
+    };
+
+/** Resolve `<ref>` without reading it: `-`, a file, or a stored session (see findSession). */
+export async function locateInput(ref: string, io: Io, from?: string): Promise<Located> {
   const forced = from === undefined ? undefined : findHarness(from);
-  const limit = maxInputBytes(io.env);
-  if (ref === "-") {
-    const text = await readAllLimited(io.stdin, limit);
-    const file = "<stdin>";
-    return { text, file, harness: forced ?? detectHarness(text, file), startTime: new Date() };
-  }
+  if (ref === "-") return { kind: "stdin", forced };
   const file = path.resolve(io.cwd, ref);
   const stat = await fs.stat(file).catch(() => undefined);
   if (stat?.isDirectory()) {
@@ -76,25 +87,48 @@ export async function readInput(ref: string, io: Io, from?: string): Promise<Inp
       hint: "only `txcript convert <dir> --to H --out DIR` takes a directory",
     });
   }
-  if (stat) {
-    bigInputStatus(io, ref, stat.size);
-    const { text } = await readLimitedFile(file, ref, limit);
-    return { text, file: ref, harness: forced ?? detectHarness(text, ref), startTime: stat.mtime };
-  }
+  if (stat)
+    return { kind: "file", forced, path: file, shown: ref, size: stat.size, mtime: stat.mtime };
   const discovered = await findSession(ref, io, forced);
-  const size = await fs
-    .stat(discovered.path)
-    .then((found) => found.size)
-    .catch(() => 0);
-  bigInputStatus(io, discovered.path, size);
-  const { text, mtime } = await readLimitedFile(discovered.path, discovered.path, limit);
+  const found = await fs.stat(discovered.path).catch(() => undefined);
   return {
-    text,
-    file: discovered.path,
-    harness: forced ?? findHarness(discovered.harness),
-    startTime: mtime,
+    kind: "file",
+    forced: forced ?? findHarness(discovered.harness),
+    path: discovered.path,
+    shown: discovered.path,
+    size: found?.size ?? 0,
+    mtime: found?.mtime ?? new Date(),
     discovered,
   };
+}
+
+/** Read a located input whole (refused past the input limit). */
+export async function readLocated(located: Located, io: Io): Promise<Input> {
+  const limit = maxInputBytes(io.env);
+  if (located.kind === "stdin") {
+    const text = await readAllLimited(io.stdin, limit);
+    const file = "<stdin>";
+    return {
+      text,
+      file,
+      harness: located.forced ?? detectHarness(text, file),
+      startTime: new Date(),
+    };
+  }
+  const { shown } = located;
+  bigInputStatus(io, shown, located.size);
+  const { text, mtime } = await readLimitedFile(located.path, shown, limit);
+  return {
+    text,
+    file: shown,
+    harness: located.forced ?? detectHarness(text, shown),
+    startTime: located.discovered === undefined ? located.mtime : mtime,
+    ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
+  };
+}
+
+export async function readInput(ref: string, io: Io, from?: string): Promise<Input> {
+  return readLocated(await locateInput(ref, io, from), io);
 }
 
 /** Parse an input through its codec into Common, with the losses of that leg. */

@@ -2,7 +2,9 @@
 // before parsing it, and V8's longest string is about 512 MiB of UTF-16 code
 // units, so inputs past the limit are refused up front (a file by its size,
 // stdin while it is read) with TOO_LARGE instead of failing inside Node.
-// `view -` of a live stream-json pipe is not limited: it never holds it whole.
+// `view -` of a live stream-json pipe is not limited: it never holds it whole,
+// nor is a `convert` that streams (stream-convert.ts: a long file whose two
+// sides read and write line by line).
 import { promises as fs } from "node:fs";
 import type { Readable } from "node:stream";
 import { readTextFile, TxcriptError } from "@txcript/core";

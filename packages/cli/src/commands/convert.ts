@@ -7,7 +7,7 @@ import { TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
-import { readInput } from "../input.js";
+import { locateInput, readLocated } from "../input.js";
 import { type Io, write } from "../io.js";
 import { maxInputBytes, readLimitedFile } from "../limits.js";
 import { lossJson, type ReportSettings, reportSettings } from "../losses.js";
@@ -16,6 +16,7 @@ import { Progress } from "../progress.js";
 import { redactIfAsked } from "../redaction.js";
 import { formatError } from "../report.js";
 import { inputJson, printResult, type ResultOutput, requireFileOutput } from "../result.js";
+import { convertStreamSource, streamedInput, streamSource } from "../stream-convert.js";
 
 function dialectOption(values: Values, to: Harness): string | undefined {
   const dialect = stringOption(values, "dialect");
@@ -62,14 +63,19 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const output = stringOption(values, "output");
   if (settings.json) requireFileOutput(output, "convert");
   const toFile = output !== undefined && output !== "-";
-  const input = await readInput(ref, io, from);
+  const located = await locateInput(ref, io, from);
+  // A long session file streams when both sides can (stream-convert.ts); else it is read whole.
+  const streamed = await streamSource(located, io, to, values, toFile);
+  const input = streamed ? streamedInput(streamed) : await readLocated(located, io);
   const inputFacts = inputJson(input, input.discovered?.id);
-  const converted = await convertSource(input, to, {
-    dialect,
-    lineByLine: toFile,
-    transform: (transcript) =>
-      redactIfAsked(io, values, transcript, settings).then((result) => result.transcript),
-  });
+  const converted = streamed
+    ? convertStreamSource(io, streamed, to, { dialect })
+    : await convertSource(input, to, {
+        dialect,
+        lineByLine: toFile,
+        transform: (transcript) =>
+          redactIfAsked(io, values, transcript, settings).then((result) => result.transcript),
+      });
   await writeConverted(io, converted.slices, output, force, settings);
   await printWarnings(io, converted.warnings(), settings);
   if (settings.json)

@@ -1,0 +1,146 @@
+// The streaming path of `convert`: a session file at least
+// TXCRIPT_STREAM_MIN_BYTES long (64 MiB by default), whose harness reads
+// line by line (readStream) into a target that writes message by message
+// (writeStream), converts without ever being one string or one Transcript,
+// so the input limit does not apply. Anything else (stdin, a whole-document
+// format, a target that needs the whole transcript, --redact, output to
+// stdout) takes the whole path, and past the limit its refusal says why.
+import {
+  type CodecOptions,
+  readFileLines,
+  readHead,
+  streamConvert,
+  TxcriptError,
+  type Warning,
+} from "@txcript/core";
+import type { Values } from "./args.js";
+import type { Converted } from "./convert-pipeline.js";
+import { detectHarness, type Harness } from "./harnesses.js";
+import type { Input, Located } from "./input.js";
+import type { Io } from "./io.js";
+import { maxInputBytes, tooLarge } from "./limits.js";
+import { bigInputStatus } from "./progress.js";
+import { withFileEach } from "./report.js";
+
+/** 64 MiB: below it the whole path is as fast and holds little. */
+export const defaultStreamMinBytes = 64 * 2 ** 20;
+
+const variable = "TXCRIPT_STREAM_MIN_BYTES";
+
+/** How long an input must be to stream: TXCRIPT_STREAM_MIN_BYTES when set (0 streams every file), else 64 MiB. */
+export function streamMinBytes(env: Record<string, string | undefined>): number {
+  const value = env[variable];
+  if (value === undefined || value.trim() === "") return defaultStreamMinBytes;
+  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes))
+    throw new TxcriptError("USAGE", `${variable} must be a whole number of bytes`, {
+      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultStreamMinBytes}`,
+    });
+  return bytes;
+}
+
+/** Enough of a file to tell its harness by (the sniffs read at most 64 KiB). */
+const headBytes = 65_536;
+
+/** A file the streaming path converts: where it is, its harness, and its start time. */
+export interface StreamSource {
+  located: Located & { kind: "file" };
+  harness: Harness;
+  /** The head the harness was detected from (the writer's options may look at it). */
+  head: string;
+}
+
+/** Why `from → to` cannot stream, or undefined when it can. */
+function whyNot(from: Harness, to: Harness): string | undefined {
+  if (from.readStream === undefined) return `${from.id} is read as one document, not line by line`;
+  if (to.writeStream === undefined) return `${to.id} is written from the whole session`;
+  return undefined;
+}
+
+/**
+ * The streaming source for a located input, when it streams; undefined for
+ * the whole path. A file past the input limit that cannot stream is refused
+ * here, saying why.
+ */
+export async function streamSource(
+  located: Located,
+  io: Io,
+  to: Harness,
+  values: Values,
+  toFile: boolean,
+): Promise<StreamSource | undefined> {
+  if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
+  const head = await readHead(located.path, headBytes);
+  const harness = located.forced ?? detectHarness(head, located.shown);
+  const reason =
+    whyNot(harness, to) ??
+    (values.redact === true || values["redact-report"] !== undefined
+      ? "--redact needs the whole session"
+      : undefined) ??
+    (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout");
+  if (reason === undefined) return { located, harness, head };
+  const limit = maxInputBytes(io.env);
+  if (located.size > limit) {
+    const refusal = tooLarge(located.shown, limit, located.size);
+    throw new TxcriptError(refusal.code, refusal.message, {
+      location: refusal.location,
+      hint: `${refusal.hint}; it cannot stream: ${reason}`,
+    });
+  }
+  return undefined;
+}
+
+/** What `--json` and the loss report say the input was. */
+export function streamedInput(source: StreamSource): Input {
+  const { located } = source;
+  return {
+    text: "",
+    file: located.shown,
+    harness: source.harness,
+    startTime: located.mtime,
+    ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
+  };
+}
+
+/**
+ * Convert a streaming source into `to`: the file is read line by line (as
+ * often as the reader and writer need: a head pass, a look-ahead), and the
+ * target's text comes out in pieces as `slices` is iterated, with the
+ * warnings of the whole path.
+ */
+export function convertStreamSource(
+  io: Io,
+  source: StreamSource,
+  to: Harness,
+  options: { dialect?: string | undefined } = {},
+): Converted {
+  const { located, harness } = source;
+  bigInputStatus(io, located.shown, located.size);
+  const read: CodecOptions = {
+    ...harness.readOptions?.({ startTime: located.mtime }),
+    file: located.shown,
+  };
+  const write: CodecOptions = {
+    ...to.writeOptions?.({
+      from: harness.id,
+      sourceText: source.head,
+      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+    }),
+  };
+  const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
+  const converted = streamConvert(
+    lines,
+    harness.readStream as NonNullable<Harness["readStream"]>,
+    to.writeStream as NonNullable<Harness["writeStream"]>,
+    {
+      read,
+      write,
+      tag: (warning: Warning, leg) => ({
+        ...warning,
+        leg,
+        harness: leg === "read" ? harness.id : to.id,
+      }),
+    },
+  );
+  return { slices: withFileEach(located.shown, converted.chunks), warnings: converted.warnings };
+}

@@ -1,0 +1,117 @@
+// The streaming path of `convert` end to end: with TXCRIPT_STREAM_MIN_BYTES=0
+// every file whose two sides stream takes it, and its output file, --json
+// result, warnings and loss report are byte for byte the whole path's. It is
+// the streaming path that ran: the input limit, set below the file's size,
+// does not refuse it; a pair that cannot stream is refused past the limit,
+// saying why; below the threshold the whole path runs and the limit holds.
+import { existsSync, promises as fs, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixturesRoot, type Home, realRoot, txcript, useHome } from "./e2e.js";
+
+let home: Home;
+useHome((fresh) => {
+  home = fresh;
+});
+
+function jsonl(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => path.join(directory, name));
+}
+
+const codexInputs = [
+  ...jsonl(path.join(fixturesRoot, "codex")),
+  ...jsonl(path.join(realRoot, "codex")).slice(0, 4),
+];
+const claudeInputs = [
+  ...jsonl(path.join(fixturesRoot, "claude-code")),
+  ...jsonl(path.join(realRoot, "claude-code")).slice(0, 3),
+];
+
+const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
+
+/** One conversion's every output: exit code, stdout (the --json result or nothing), stderr, the file. */
+async function run(input: string, to: string, env: Record<string, string>, extra: string[] = []) {
+  const out = path.join(home.work, "out.jsonl");
+  await fs.rm(out, { force: true });
+  const result = await txcript(home, ["convert", input, "--to", to, "-o", "out.jsonl", ...extra], {
+    env,
+  });
+  const text = existsSync(out) ? readFileSync(out, "utf8") : undefined;
+  await fs.rm(out, { force: true });
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, text };
+}
+
+describe("convert, streamed", () => {
+  for (const [from, inputs, targets] of [
+    ["codex", codexInputs, ["codex", "claude_code"]],
+    ["claude_code", claudeInputs, ["codex", "claude_code"]],
+  ] as const)
+    it(`${from} inputs give the whole path's output, result and report`, async () => {
+      expect(inputs.length).toBeGreaterThan(2);
+      for (const input of inputs)
+        for (const to of targets)
+          for (const extra of [["--json"], ["--losses", "all"]]) {
+            const whole = await run(input, to, {}, extra);
+            const streamed = await run(input, to, streamAlways, extra);
+            expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
+            expect(streamed, `${input} → ${to} ${extra.join(" ")}`).toEqual(whole);
+          }
+    });
+
+  it("a file past the input limit converts when both sides stream (and only then)", async () => {
+    const input = codexInputs[0] as string;
+    const size = readFileSync(input).length;
+    const limited = { TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
+    const whole = await run(input, "codex", {});
+    const streamed = await run(input, "codex", { ...limited, ...streamAlways });
+    expect(streamed.code, streamed.stderr).toBe(0);
+    expect(streamed.text).toBe(whole.text);
+    // Control: below the threshold the whole path runs, and the limit refuses.
+    const small = await run(input, "codex", {
+      ...limited,
+      TXCRIPT_STREAM_MIN_BYTES: String(size + 1),
+    });
+    expect(small.code).toBe(1);
+    expect(small.stderr).toContain("past the limit");
+    expect(small.text).toBeUndefined();
+  });
+
+  it("past the limit, a pair that cannot stream is refused saying why", async () => {
+    const input = codexInputs[0] as string;
+    const size = readFileSync(input).length;
+    const env = { TXCRIPT_MAX_INPUT_BYTES: String(size - 1), ...streamAlways };
+    const cases: [string, string[], string][] = [
+      ["stream_json", [], "cannot stream: stream_json is written from the whole session"],
+      ["codex", ["--redact"], "cannot stream: --redact needs the whole session"],
+    ];
+    for (const [to, extra, why] of cases) {
+      const result = await run(input, to, env, extra);
+      expect(result.code, to).toBe(1);
+      expect(result.stderr).toMatch(/^txcript: [^\n]+\n$/);
+      expect(result.stderr).toContain(`file is ${size} bytes, past the limit of ${size - 1}`);
+      expect(result.stderr).toContain(why);
+      expect(result.text).toBeUndefined();
+    }
+    const amp = path.join(fixturesRoot, "amp/export-thread.json");
+    const ampSize = readFileSync(amp).length;
+    const refused = await run(amp, "codex", {
+      TXCRIPT_MAX_INPUT_BYTES: String(ampSize - 1),
+      ...streamAlways,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("cannot stream: amp is read as one document");
+  });
+
+  it("a refused input is refused as the whole path refuses it, and nothing is written", async () => {
+    const bad = path.join(home.work, "bad.jsonl");
+    await fs.writeFile(bad, '{"type":"response_item","payload":{}}\n');
+    const whole = await run(bad, "codex", {}, ["--from", "codex"]);
+    const streamed = await run(bad, "codex", streamAlways, ["--from", "codex"]);
+    expect(whole.code).toBe(1);
+    expect(streamed).toEqual(whole);
+  });
+});
