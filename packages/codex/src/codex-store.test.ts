@@ -102,11 +102,11 @@ describe("CodexStore", () => {
     await expect(store.load("../../etc/passwd")).rejects.toMatchObject({ code: "UNSAFE_PATH" });
   });
 
-  it("lists from a bounded head: the first prompt as title, the last event's time, skips what is not a rollout", async () => {
+  it("lists from a bounded head: the first prompt as title, the mtime as the last event's time, skips what is not a rollout", async () => {
     const day = path.join(home, "sessions", "2025", "11", "17");
     await fs.mkdir(day, { recursive: true });
     const real = readFileSync(path.join(fixtures, "exec-legacy.jsonl"), "utf8");
-    // 4 MiB of lines no head reader parses, then a last event: still listed, with its time.
+    // 4 MiB of lines no head reader parses, then a last event: still listed, with the file's mtime.
     const filler = `${"x".repeat(1023)}\n`.repeat(4096);
     const tail =
       '{"timestamp":"2026-03-02T11:22:33.444Z","type":"event_msg","payload":{"type":"task_complete"}}\n';
@@ -115,6 +115,8 @@ describe("CodexStore", () => {
       "rollout-2025-11-17T15-30-28-019cae10-5d58-7c31-9a53-2f4c1e8b7a10.jsonl",
     );
     await fs.writeFile(big, real + filler + tail);
+    const appended = new Date("2026-03-02T11:22:33.460Z");
+    await fs.utimes(big, appended, appended);
     await fs.writeFile(
       path.join(day, "rollout-2025-11-17T15-30-29-019cae10-5d58-7c31-9a53-2f4c1e8b7a11.jsonl"),
       "not a rollout\n",
@@ -126,7 +128,7 @@ describe("CodexStore", () => {
       id: "019cae10-5d58-7c31-9a53-2f4c1e8b7a10",
       title: "How many tests are there?",
       cwd: "/home/dev/shop",
-      updatedAt: "2026-03-02T11:22:33.444Z",
+      updatedAt: "2026-03-02T11:22:33.460Z",
     });
     expect(skipped.map((skip) => path.basename(skip.path))).toEqual([
       "rollout-2025-11-17T15-30-29-019cae10-5d58-7c31-9a53-2f4c1e8b7a11.jsonl",

@@ -1,8 +1,9 @@
 // The Codex rollout store: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<local
 // time>-<uuid>.jsonl` (or `.jsonl.zst`), and `archived_sessions/`.
-// Discovery reads a bounded head and tail of each file (rollouts pass 1 GB);
-// titles come from `session_index.jsonl`. Saving is atomic and no-clobber,
-// with the mtime set to the last event; Codex's SQLite state is never written.
+// Discovery reads a bounded head of each file (rollouts pass 1 GB) and takes
+// the last event's time from its mtime; titles come from `session_index.jsonl`,
+// read once. Saving is atomic and no-clobber, with the mtime set to the last
+// event; Codex's SQLite state is never written.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
@@ -24,16 +25,13 @@ import {
   serializeRollout,
 } from "./codex-schema.js";
 import {
-  firstLineOf,
   type Loose,
   lastEventTime,
   own,
   parsedLines,
-  peekFile,
-  peekHead,
+  probeRollout,
   readFirstLine,
   readRolloutFile,
-  readZstdHead,
   tailBytes,
 } from "./codex-store-reads.js";
 import { parentThreadOf } from "./codex-subagents.js";
@@ -47,6 +45,8 @@ export interface CodexStoreOptions {
 export type CodexSaveOptions = SaveOptions;
 
 const sessionDirectories = ["sessions", "archived_sessions"];
+/** Discovery reads synchronously and gives the event loop a turn after each slice of this many milliseconds. */
+const sliceMs = 8;
 
 export class CodexStore implements Store<CodexRollout> {
   readonly harness = harness;
@@ -64,32 +64,35 @@ export class CodexStore implements Store<CodexRollout> {
 
   async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
     const titles = await this.#titles();
+    let sliceEnd = performance.now() + sliceMs;
     for (const file of await this.#rolloutFiles(onSkip)) {
-      try {
-        const stat = await fs.stat(file);
-        const { seen, last } = file.endsWith(".zst")
-          ? { seen: peekHead(await readZstdHead(file)), last: undefined }
-          : await peekFile(file, stat.size);
-        if (seen?.id === undefined) {
-          onSkip?.({
-            path: file,
-            reason: "not a Codex rollout (no session_meta line at its start)",
-          });
-          continue;
-        }
-        const found: Discovered = {
-          harness,
-          id: seen.id.toLowerCase(),
-          path: file,
-          updatedAt: last ?? stat.mtime.toISOString(),
-        };
-        const title = titles.get(found.id) ?? seen.prompt;
-        if (title !== undefined) found.title = title;
-        if (seen.cwd !== undefined) found.cwd = seen.cwd;
-        yield found;
-      } catch (cause) {
-        onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+      if (performance.now() >= sliceEnd) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + sliceMs;
       }
+      const probe = probeRollout(file);
+      if ("skip" in probe) {
+        onSkip?.({ path: file, reason: probe.skip });
+        continue;
+      }
+      const { seen, mtime } = probe;
+      if (seen?.id === undefined) {
+        onSkip?.({
+          path: file,
+          reason: "not a Codex rollout (no session_meta line at its start)",
+        });
+        continue;
+      }
+      const found: Discovered = {
+        harness,
+        id: seen.id.toLowerCase(),
+        path: file,
+        updatedAt: mtime.toISOString(),
+      };
+      const title = titles.get(found.id) ?? seen.prompt;
+      if (title !== undefined) found.title = title;
+      if (seen.cwd !== undefined) found.cwd = seen.cwd;
+      yield found;
     }
   }
 
@@ -114,9 +117,7 @@ export class CodexStore implements Store<CodexRollout> {
     for (const file of await this.#rolloutFiles()) {
       if (file === parentFile) continue;
       if (path.basename(file).slice("rollout-".length, "rollout-".length + 19) < stamp) continue;
-      const first = file.endsWith(".zst")
-        ? firstLineOf(await readZstdHead(file))
-        : await readFirstLine(file);
+      const first = readFirstLine(file);
       if (parentThreadOf(first)?.toLowerCase() !== id) continue;
       const child = codexCodec.parse(await readRolloutFile(file), { file });
       const childId = rolloutIdOf(path.basename(file));
