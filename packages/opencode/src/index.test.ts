@@ -19,6 +19,7 @@ it("exports exactly the public API", () => {
     "opencodeProject",
     "opencodeResumeCommand",
     "opencodeSessionId",
+    "opencodeStagingDir",
     "opencodeStorageDir",
     "opencodeToolToCommon",
   ]);

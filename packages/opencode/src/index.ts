@@ -20,6 +20,7 @@ export {
   opencodeDatabasePath,
   opencodeDataDir,
   opencodeResumeCommand,
+  opencodeStagingDir,
   opencodeStorageDir,
 } from "./opencode-paths.js";
 export { opencodeProject } from "./opencode-project.js";

@@ -12,6 +12,20 @@ export function opencodeDataDir(env: Environment = process.env): string {
   return path.join(base, "opencode");
 }
 
+/**
+ * Where txcript stages export files for `opencode import`: the user's own
+ * cache, `$XDG_CACHE_HOME/txcript/opencode-import` (default `~/.cache`), so
+ * another user of a shared machine can neither read nor replace them (the
+ * directory is created 0700).
+ */
+export function opencodeStagingDir(env: Environment = process.env): string {
+  const cache =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : path.join(env.HOME || os.homedir(), ".cache");
+  return path.join(cache, "txcript", "opencode-import");
+}
+
 /** Release channels that share the plain `opencode.db`; others get `opencode-<channel>.db`. */
 const sharedChannels = new Set(["latest", "beta", "prod"]);
 

@@ -10,7 +10,7 @@ import { txcriptErrorOf } from "@txcript/core/testing";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opencodeCodec } from "./opencode-codec.js";
-import { opencodeDatabasePath, opencodeStorageDir } from "./opencode-paths.js";
+import { opencodeDatabasePath, opencodeStagingDir, opencodeStorageDir } from "./opencode-paths.js";
 import { OpencodeStore } from "./opencode-store.js";
 import { realSkipReason, realStorage } from "./test-support.js";
 
@@ -238,6 +238,34 @@ describe("OpenCode's paths", () => {
       "/x/opencode/opencode-dev.db",
     );
     expect(opencodeStorageDir({ XDG_DATA_HOME: "/x" })).toBe("/x/opencode/storage");
+  });
+
+  it("stages saves in the user's own cache, created 0700, never a shared temporary path", async () => {
+    expect(opencodeStagingDir({ HOME: "/h" })).toBe("/h/.cache/txcript/opencode-import");
+    expect(opencodeStagingDir({ HOME: "/h", XDG_CACHE_HOME: "/c" })).toBe(
+      "/c/txcript/opencode-import",
+    );
+    // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+    expect(opencodeStagingDir({ HOME: "/h", XDG_CACHE_HOME: "rel" })).toBe(
+      "/h/.cache/txcript/opencode-import",
+    );
+    const home = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-opencode-staging-"));
+    try {
+      const store = new OpencodeStore({ env: { HOME: home }, root: path.join(home, "none.db") });
+      expect(store.staging.startsWith(home)).toBe(true);
+      const saved = await store.save(
+        opencodeCodec.fromCommon({
+          meta: { id: "staged", timestamp: "2026-01-01T00:00:00.000Z" },
+          messages: [],
+        }),
+      );
+      expect(path.dirname(saved.path)).toBe(
+        path.join(home, ".cache", "txcript", "opencode-import"),
+      );
+      expect((await fs.stat(path.dirname(saved.path))).mode & 0o777).toBe(0o700);
+    } finally {
+      await fs.rm(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,7 +5,6 @@
 // `save` stages an export file, and the harness's afterSave step hands it
 // to `opencode import`.
 import { existsSync, promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   type Discovered,
@@ -17,7 +16,12 @@ import {
   TxcriptError,
   writeFileAtomic,
 } from "@txcript/core";
-import { opencodeDatabasePath, opencodeDataDir, opencodeStorageDir } from "./opencode-paths.js";
+import {
+  opencodeDatabasePath,
+  opencodeDataDir,
+  opencodeStagingDir,
+  opencodeStorageDir,
+} from "./opencode-paths.js";
 import {
   harness,
   type OpencodeSession,
@@ -39,7 +43,7 @@ export interface OpencodeStoreOptions {
   root?: string;
   /** The pre-1.2 storage tree (default `<data dir>/storage`). */
   storage?: string;
-  /** Where `save` stages export files for `opencode import` (default `<tmp>/txcript-opencode`). */
+  /** Where `save` stages export files for `opencode import` (default `opencodeStagingDir(env)`). */
   staging?: string;
 }
 
@@ -62,7 +66,7 @@ export class OpencodeStore implements Store<OpencodeSession> {
     const env = options.env ?? process.env;
     this.root = options.root ?? OpencodeStore.defaultRoot(env);
     this.storage = options.storage ?? opencodeStorageDir(env);
-    this.staging = options.staging ?? path.join(os.tmpdir(), "txcript-opencode");
+    this.staging = options.staging ?? opencodeStagingDir(env);
   }
 
   async #withDatabase<T>(use: (database: ReadOnlyDatabase) => T): Promise<T | undefined> {
@@ -174,7 +178,7 @@ export class OpencodeStore implements Store<OpencodeSession> {
         { harness },
       );
     const target = path.join(this.staging, `${id}.json`);
-    await fs.mkdir(this.staging, { recursive: true });
+    await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
     await writeFileAtomic(target, serializeOpencodeExport(native), {
       harness,
       root: this.staging,
