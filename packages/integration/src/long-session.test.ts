@@ -203,6 +203,36 @@ describe("a generated session of 100 compactions", () => {
   });
 });
 
+describe("the checks can fail (the controls)", () => {
+  it("a call without its result, or a result without its call, fails the pairing check", () => {
+    const turn = source.messages.slice(1, 5);
+    expect(() => expectPaired({ ...source, messages: turn })).not.toThrow();
+    expect(() => expectPaired({ ...source, messages: turn.slice(0, 1) })).toThrow();
+    expect(() => expectPaired({ ...source, messages: turn.slice(1) })).toThrow();
+  });
+
+  it("a cut message missing from the archive, or from its index, fails the archive check", async () => {
+    const archive = path.join(root, "control-archive");
+    await fs.mkdir(archive, { recursive: true });
+    const written: Transcript = { ...source, messages: source.messages.slice(-4) };
+    const cutTo = source.messages.length - 4;
+    const writeArchive = async (messages: Transcript["messages"], index: string) => {
+      await fs.writeFile(
+        path.join(archive, "transcript.common.json"),
+        commonCodec.serialize(commonCodec.fromCommon({ ...source, messages })),
+      );
+      await fs.writeFile(path.join(archive, "index.md"), index);
+    };
+    const index = `- messages #1-${cutTo}: before the last compaction\n`;
+    await writeArchive(source.messages, index);
+    await expect(expectArchived(written, archive)).resolves.toBeUndefined();
+    await writeArchive(source.messages.slice(1), index);
+    await expect(expectArchived(written, archive)).rejects.toThrow(/missing from written/);
+    await writeArchive(source.messages, `- messages #1-${cutTo - 1}: before the last compaction\n`);
+    await expect(expectArchived(written, archive)).rejects.toThrow(/not in index.md/);
+  });
+});
+
 for (const target of ["claude_code", "codex"] as const) {
   const program = programs[target];
   const reason =
