@@ -14,6 +14,7 @@ describe("@txcript/pi public API", () => {
       "piLoss",
       "piLosses",
       "piNamespace",
+      "piProgramCheck",
       "piProject",
       "piResumeCommand",
       "piSessionFileName",

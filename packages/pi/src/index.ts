@@ -22,3 +22,4 @@ export type { PiSaveOptions, PiStoreOptions } from "./pi-store.js";
 export { PiStore } from "./pi-store.js";
 export type { PiReadOptions } from "./pi-to-common.js";
 export { commonToolToPi, piToolToCommon } from "./pi-tools.js";
+export { piProgramCheck } from "./pi-verify.js";

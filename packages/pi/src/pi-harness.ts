@@ -1,6 +1,7 @@
 // pi as a harness: the tree JSONL codec, the ~/.pi/agent/sessions store, a
 // writer that streams line by line, and `pi --session <id>` (run in the
-// session's cwd, which must exist: continue writes the target directory).
+// session's cwd, which must exist: continue writes the target directory),
+// and pi's own offline check of a saved session (pi-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToPiLines } from "./common-to-pi.js";
 import { piCodec } from "./pi-codec.js";
@@ -8,6 +9,7 @@ import { piResumeCommand } from "./pi-paths.js";
 import { piProject } from "./pi-project.js";
 import type { PiSession } from "./pi-schema.js";
 import { PiStore } from "./pi-store.js";
+import { piProgramCheck } from "./pi-verify.js";
 
 export const piHarness: HarnessDefinition<PiSession> = {
   id: "pi",
@@ -32,4 +34,5 @@ export const piHarness: HarnessDefinition<PiSession> = {
   store: (environment, root) =>
     new PiStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => [...piResumeCommand(id)],
+  programCheck: piProgramCheck,
 };
