@@ -1,6 +1,7 @@
 // Gemini CLI as a harness: chat recordings in either era, the ~/.gemini/tmp
 // store, a writer that streams record by record, and `gemini --resume <id>`
-// run in the project directory (resume only looks in that project's chats).
+// run in the project directory (resume only looks in that project's chats),
+// and Gemini CLI's own offline check of a saved session (gemini-cli-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToGeminiCli, type GeminiCliWriteOptions } from "./common-to-gemini-cli.js";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
@@ -8,6 +9,7 @@ import { geminiResumeCommand } from "./gemini-cli-paths.js";
 import { geminiCliProject } from "./gemini-cli-project.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 import { GeminiCliStore } from "./gemini-cli-store.js";
+import { geminiCliProgramCheck } from "./gemini-cli-verify.js";
 
 export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   id: "gemini_cli",
@@ -28,4 +30,5 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   store: (environment, root) =>
     new GeminiCliStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => geminiResumeCommand(id),
+  programCheck: geminiCliProgramCheck,
 };

@@ -12,6 +12,7 @@ describe("@txcript/gemini-cli public API", () => {
       "geminiCliLoss",
       "geminiCliLosses",
       "geminiCliNamespace",
+      "geminiCliProgramCheck",
       "geminiCliProject",
       "geminiProjectHash",
       "geminiProjectSlug",

@@ -30,3 +30,4 @@ export type { GeminiCliSaveOptions, GeminiCliStoreOptions } from "./gemini-cli-s
 export { GeminiCliStore } from "./gemini-cli-store.js";
 export type { GeminiCliReadOptions } from "./gemini-cli-to-common.js";
 export { canonicalToGeminiTool, geminiToolToCanonical } from "./gemini-cli-tools.js";
+export { geminiCliProgramCheck } from "./gemini-cli-verify.js";

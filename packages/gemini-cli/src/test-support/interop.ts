@@ -4,8 +4,7 @@
 // one offline run of it: a temporary GEMINI_CLI_HOME with retries off and
 // API-key auth, a fake key, proxies at 127.0.0.1:9 (nothing listens), its
 // own TMPDIR for the error report, and a timeout. Nothing here fakes a result.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { commonCodec, type Transcript } from "@txcript/core";
@@ -64,74 +63,9 @@ export function generatedTranscripts(count: number, seed = 17): NamedTranscript[
     .map((transcript, index) => ({ name: `generated #${index + 1}`, transcript }));
 }
 
-/** `$GEMINI_CLI_HOME/.gemini/settings.json` for an offline run: no retries, API-key auth, retention as asked. */
-export function writeSettings(home: string, retention: boolean): void {
-  mkdirSync(path.join(home, ".gemini"), { recursive: true });
-  const settings = {
-    general: {
-      retryFetchErrors: false,
-      maxAttempts: 1,
-      sessionRetention: retention ? { enabled: true, maxAge: "30d" } : { enabled: false },
-    },
-    security: { auth: { selectedType: "gemini-api-key" } },
-  };
-  writeFileSync(path.join(home, ".gemini", "settings.json"), `${JSON.stringify(settings)}\n`);
-}
-
-export interface GeminiRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  output: string;
-}
-
-/** One bounded, offline run of `gemini` in `cwd`, with HOME and GEMINI_CLI_HOME at `home`. */
-export function runGemini(
-  bin: string,
-  home: string,
-  cwd: string,
-  args: string[],
-  tmpdir: string,
-): GeminiRun {
-  mkdirSync(tmpdir, { recursive: true });
-  const result = spawnSync(bin, args, {
-    cwd,
-    encoding: "utf8",
-    timeout: 90_000,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      GEMINI_CLI_HOME: home,
-      GEMINI_API_KEY: "txcript-fake-key",
-      HTTPS_PROXY: "http://127.0.0.1:9",
-      HTTP_PROXY: "http://127.0.0.1:9",
-      https_proxy: "http://127.0.0.1:9",
-      http_proxy: "http://127.0.0.1:9",
-      TMPDIR: tmpdir,
-      NO_COLOR: "1",
-      TERM: "dumb",
-    },
-  });
-  const stdout = result.stdout ?? "";
-  const stderr = result.stderr ?? "";
-  return { status: result.status, stdout, stderr, output: `${stdout}\n${stderr}` };
-}
-
-/** The `-o json` report Gemini prints on failure (on stderr), or undefined. */
-export function jsonReport(
-  run: GeminiRun,
-): { session_id?: string; error?: { message?: string } } | undefined {
-  for (const text of [run.stdout, run.stderr]) {
-    const start = text.lastIndexOf('\n{\n  "session_id"');
-    const from = start === -1 ? (text.startsWith('{\n  "session_id"') ? 0 : -1) : start + 1;
-    if (from === -1) continue;
-    try {
-      return JSON.parse(text.slice(from));
-    } catch {}
-  }
-  return undefined;
-}
+// The offline run of `gemini` (settings, environment, timeout) and its JSON
+// report are the shipped check's (gemini-cli-verify.ts): one implementation.
+export { type GeminiRun, jsonReport, runGemini, writeSettings } from "../gemini-cli-verify.js";
 
 /** The request history (`context`) of the sendMessageStream error report Gemini wrote into `tmpdir`. */
 export function errorReportContext(tmpdir: string): unknown[] | undefined {
