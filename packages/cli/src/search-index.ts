@@ -10,6 +10,7 @@ export function indexSources(io: Io): IndexSource[] {
     harness: harness.id,
     store,
     read: (native) => harness.codec.toCommon(native, harness.readOptions?.({}) ?? {}),
+    parse: (text, file) => harness.codec.parse(text, { file }),
   }));
 }
 

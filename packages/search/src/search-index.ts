@@ -1,27 +1,35 @@
 // The search index: one SQLite database (FTS5, WAL) under the cache
-// directory. `refresh` brings it up to date from every store by each
-// session's fingerprint (its file's size and modification time, and the
-// store's updated time): only sessions that changed are read again, and
-// sessions that are gone leave the index. Two processes may refresh at once:
+// directory. `refresh` (refresh.ts) brings it up to date from every store:
+// a store whose files did not change since its last discovery is not asked
+// to discover again (freshness.ts); otherwise each session's fingerprint
+// (its file's size and modification time, and the store's updated time)
+// says which are read again, and sessions that are gone leave the index. Two processes may refresh at once:
 // each session is replaced in one transaction, so the last writer wins with
 // the same rows. A file that is not a database of this version is removed
 // and rebuilt. better-sqlite3 is loaded on first use only.
 import { promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { Discovered, Store, Transcript } from "@txcript/core";
+import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
+import type { ParseFile } from "./direct-load.js";
 import { parseQuery } from "./query.js";
-import { sessionTexts } from "./session-text.js";
+import { refreshIndex } from "./refresh.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
-export const indexVersion = "3";
+export const indexVersion = "4";
 
 /** A store to index, and how its sessions read into Common. */
 export interface IndexSource {
   harness: string;
   store: Store<unknown>;
   read(native: unknown): Transcript;
+  /**
+   * The harness codec's parse of one file's text: with it, sessions of the
+   * stores direct-load.ts knows are read by the path discovery found
+   * instead of through `store.load(id)`, which looks the id up again.
+   */
+  parse?: ParseFile;
 }
 
 export interface RefreshProgress {
@@ -78,8 +86,10 @@ const schema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
   key TEXT PRIMARY KEY, harness TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
-  title TEXT, cwd TEXT, updated_at TEXT NOT NULL, fingerprint TEXT NOT NULL
+  title TEXT, cwd TEXT, updated_at TEXT NOT NULL, fingerprint TEXT NOT NULL,
+  tracks INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS snapshots (harness TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
   text, key UNINDEXED, ordinal UNINDEXED, role UNINDEXED,
   tokenize = "unicode61 remove_diacritics 2"
@@ -151,102 +161,12 @@ export class SearchIndex {
     this.#db.close();
   }
 
-  /** Bring the index up to date with every source. */
-  async refresh(
+  /** Bring the index up to date with every source (see refresh.ts). */
+  refresh(
     sources: readonly IndexSource[],
     onProgress?: (progress: RefreshProgress) => void,
   ): Promise<RefreshStats> {
-    const found: { source: IndexSource; session: Discovered; fingerprint: string }[] = [];
-    for (const source of sources) {
-      const sessions: Discovered[] = [];
-      for await (const session of source.store.discover()) sessions.push(session);
-      const shared = new Map<string, number>();
-      for (const session of sessions) shared.set(session.path, (shared.get(session.path) ?? 0) + 1);
-      for (const session of sessions) {
-        const stat = await fs.stat(session.path).catch(() => undefined);
-        // Sessions that share one file (a database) change one by one: their own time says.
-        const fingerprint =
-          (shared.get(session.path) ?? 0) > 1 || stat === undefined
-            ? `${session.updatedAt}|${session.messageCount ?? ""}`
-            : `${stat.size}|${stat.mtimeMs}|${session.updatedAt}`;
-        found.push({ source, session, fingerprint });
-      }
-    }
-    const known = new Map<string, string>();
-    for (const row of this.#db.prepare("SELECT key, fingerprint FROM sessions").all() as {
-      key: string;
-      fingerprint: string;
-    }[])
-      known.set(row.key, row.fingerprint);
-    const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
-    const stale = found.filter(
-      ({ source, session, fingerprint }) =>
-        known.get(keyOf(source.harness, session.id)) !== fingerprint,
-    );
-    const present = new Set(found.map(({ source, session }) => keyOf(source.harness, session.id)));
-    const deleteMessages = this.#db.prepare("DELETE FROM messages WHERE key = ?");
-    const deleteSession = this.#db.prepare("DELETE FROM sessions WHERE key = ?");
-    const drop = this.#db.transaction((key: string) => {
-      deleteMessages.run(key);
-      deleteSession.run(key);
-    });
-    let removed = 0;
-    for (const key of known.keys())
-      if (!present.has(key)) {
-        drop(key);
-        removed += 1;
-      }
-    const insertSession = this.#db.prepare(
-      "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    const insertMessage = this.#db.prepare(
-      "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
-    );
-    const replace = this.#db.transaction(
-      (
-        key: string,
-        session: Discovered,
-        harness: string,
-        fingerprint: string,
-        transcript: Transcript,
-      ) => {
-        deleteMessages.run(key);
-        insertSession.run(
-          key,
-          harness,
-          session.id,
-          session.path,
-          transcript.meta.title ?? session.title ?? null,
-          transcript.meta.cwd ?? session.cwd ?? null,
-          session.updatedAt,
-          fingerprint,
-        );
-        for (const message of sessionTexts(transcript))
-          insertMessage.run(message.text, key, message.ordinal, message.role);
-      },
-    );
-    const failed: RefreshStats["failed"] = [];
-    let done = 0;
-    for (const { source, session, fingerprint } of stale) {
-      onProgress?.({ done, total: stale.length, path: session.path });
-      const key = keyOf(source.harness, session.id);
-      try {
-        const transcript = source.read(await source.store.load(session.id));
-        replace(key, session, source.harness, fingerprint, transcript);
-      } catch (error) {
-        // Unreadable now: no stale hits from it, and it is tried again next time.
-        drop(key);
-        failed.push({
-          harness: source.harness,
-          id: session.id,
-          path: session.path,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-      done += 1;
-    }
-    onProgress?.({ done, total: stale.length, path: "" });
-    return { sessions: found.length, indexed: stale.length - failed.length, removed, failed };
+    return refreshIndex(this.#db, sources, onProgress);
   }
 
   /** Ranked hits, best first: one per message that matches. */

@@ -1,0 +1,78 @@
+// The snapshot of a store's root: one stat per entry says whether anything
+// under it changed, without reading a file.
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compareSnapshot, takeSnapshot } from "./freshness.js";
+
+let root: string;
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(tmpdir(), "txcript-fresh-"));
+  await fs.mkdir(path.join(root, "a", "empty"), { recursive: true });
+  await fs.writeFile(path.join(root, "a", "one.jsonl"), "1\n");
+  await fs.writeFile(path.join(root, "top.json"), "{}");
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+function snapshot() {
+  const taken = takeSnapshot(root);
+  if (taken === undefined) throw new Error("no snapshot");
+  return taken;
+}
+
+describe("takeSnapshot and compareSnapshot", () => {
+  it("see nothing changed when nothing did", () => {
+    const taken = snapshot();
+    expect(taken.dirs.map(([dir]) => path.relative(root, dir)).sort()).toEqual([
+      "",
+      "a",
+      "a/empty",
+    ]);
+    expect(taken.files.map(([file]) => path.relative(root, file)).sort()).toEqual([
+      "a/one.jsonl",
+      "top.json",
+    ]);
+    expect(compareSnapshot(taken)).toEqual({ kind: "none" });
+  });
+
+  it("name files written in place", async () => {
+    const taken = snapshot();
+    await fs.appendFile(path.join(root, "a", "one.jsonl"), "2\n");
+    expect(compareSnapshot(taken)).toEqual({
+      kind: "files",
+      files: [path.join(root, "a", "one.jsonl")],
+    });
+  });
+
+  it("see a file added, even deep in a directory that was empty, removed or renamed", async () => {
+    const deep = snapshot();
+    await fs.writeFile(path.join(root, "a", "empty", "new.jsonl"), "x");
+    expect(compareSnapshot(deep)).toEqual({ kind: "more" });
+    const removed = snapshot();
+    await fs.rm(path.join(root, "top.json"));
+    expect(compareSnapshot(removed)).toEqual({ kind: "more" });
+    const renamed = snapshot();
+    await fs.rename(path.join(root, "a", "one.jsonl"), path.join(root, "a", "two.jsonl"));
+    expect(compareSnapshot(renamed)).toEqual({ kind: "more" });
+  });
+
+  it("watch a root that is missing, and one that is a single file with its -wal", async () => {
+    const missing = takeSnapshot(path.join(root, "nothing"));
+    expect(missing && compareSnapshot(missing)).toEqual({ kind: "none" });
+    await fs.mkdir(path.join(root, "nothing"));
+    expect(missing && compareSnapshot(missing)).toEqual({ kind: "more" });
+    const db = path.join(root, "top.json");
+    const single = takeSnapshot(db);
+    expect(single && compareSnapshot(single)).toEqual({ kind: "none" });
+    await fs.writeFile(`${db}-wal`, "w");
+    expect(single && compareSnapshot(single)?.kind).toBe("more");
+  });
+
+  it("give up on a root with more entries than the limit", () => {
+    expect(takeSnapshot(root, 2)).toBeUndefined();
+    expect(takeSnapshot(root, 10)).toBeDefined();
+  });
+});

@@ -1,0 +1,95 @@
+// What a store's files looked like when it was last discovered: every
+// directory under the store's root (recursively) with its modification
+// time, and every file with its size and modification time. Comparing a
+// snapshot with the disk costs one stat per entry and reads no file, so a
+// search with nothing changed asks no store to discover its sessions.
+//
+// Why it is enough: a file created, deleted or renamed anywhere under the
+// root changes the modification time of its directory, and every directory
+// is in the snapshot (empty ones too), so the set of entries cannot change
+// unseen; a file written in place changes its own size or time. The
+// snapshot is taken before discovery, so a change made while the store is
+// being read shows up as a difference next time. A root that is one file
+// (a database) is watched with its `-wal` beside it.
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** Directories and files of one store's root, as [path, mtimeMs] and [path, size, mtimeMs]. */
+export interface Snapshot {
+  root: string;
+  /** The root is missing: it must still be missing. */
+  missing?: true;
+  dirs: [string, number][];
+  files: [string, number, number][];
+}
+
+/** What changed since a snapshot: nothing, only these files in place, or more (discover again). */
+export type Difference = { kind: "none" } | { kind: "files"; files: string[] } | { kind: "more" };
+
+/** Entries beyond which a root is not snapshotted (it is discovered every time instead). */
+export const maxSnapshotEntries = 50_000;
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Walk `root`; undefined when it holds more than `limit` entries or cannot be read whole. */
+export function takeSnapshot(root: string, limit = maxSnapshotEntries): Snapshot | undefined {
+  const top = statOf(root);
+  if (top === undefined) return { root, missing: true, dirs: [], files: [] };
+  const snapshot: Snapshot = { root, dirs: [], files: [] };
+  if (!top.isDirectory()) {
+    for (const file of [root, `${root}-wal`]) {
+      const stat = statOf(file);
+      if (stat !== undefined) snapshot.files.push([file, stat.size, stat.mtimeMs]);
+    }
+    // The -wal appearing later changes the directory, which is not watched: record its absence.
+    snapshot.dirs.push([path.dirname(root), statOf(path.dirname(root))?.mtimeMs ?? -1]);
+    return snapshot;
+  }
+  const pending = [root];
+  snapshot.dirs.push([root, top.mtimeMs]);
+  let entries = 1;
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const entry of names) {
+      entries += 1;
+      if (entries > limit) return undefined;
+      const full = path.join(dir, entry.name);
+      // Links are followed as discovery would; a dangling one is recorded as it stands.
+      const stat = statOf(full);
+      if (stat === undefined) snapshot.files.push([full, -1, -1]);
+      else if (stat.isDirectory()) {
+        snapshot.dirs.push([full, stat.mtimeMs]);
+        pending.push(full);
+      } else snapshot.files.push([full, stat.size, stat.mtimeMs]);
+    }
+  }
+  return snapshot;
+}
+
+/** Compare a snapshot with the disk now. */
+export function compareSnapshot(snapshot: Snapshot): Difference {
+  if (snapshot.missing)
+    return statOf(snapshot.root) === undefined ? { kind: "none" } : { kind: "more" };
+  for (const [dir, mtime] of snapshot.dirs)
+    if ((statOf(dir)?.mtimeMs ?? -1) !== mtime) return { kind: "more" };
+  const files: string[] = [];
+  for (const [file, size, mtime] of snapshot.files) {
+    const stat = statOf(file);
+    if (stat === undefined) {
+      if (size !== -1) return { kind: "more" };
+    } else if (stat.size !== size || stat.mtimeMs !== mtime) files.push(file);
+  }
+  return files.length === 0 ? { kind: "none" } : { kind: "files", files };
+}

@@ -1,0 +1,160 @@
+// The refresh's freshness path: a store whose files did not change is not
+// asked to discover; files written in place are read again alone; anything
+// else, or a store not dated by file times, is discovered again; a session
+// that failed is tried again; a file that was not a session when
+// discovered is found once it becomes one.
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { commonCodec, type Discovered, type Store } from "@txcript/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type IndexSource, SearchIndex } from "./search-index.js";
+import { DirectoryStore, session, writeSession } from "./test-support/sources.js";
+
+let root: string;
+let file: string;
+let sessions: string;
+
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(tmpdir(), "txcript-refresh-"));
+  file = path.join(root, "cache", "search.sqlite");
+  sessions = path.join(root, "sessions");
+  await writeSession(sessions, session("s1", ["alpha one", "alpha two"]));
+  await writeSession(sessions, session("s2", ["beta one"]));
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+/** A directory store that counts discoveries and loads, optionally dated not by file time. */
+function counted(options: { datedByContent?: boolean } = {}) {
+  const store = new DirectoryStore("common", sessions);
+  const counts = { discover: 0, load: 0 };
+  const wrapped: Store<unknown> = {
+    harness: store.harness,
+    root: store.root,
+    async *discover() {
+      counts.discover += 1;
+      for await (const found of store.discover())
+        yield (
+          options.datedByContent ? { ...found, updatedAt: "2026-03-01T10:00:00.000Z" } : found
+        ) as Discovered;
+    },
+    load: async (id) => {
+      counts.load += 1;
+      return store.load(id);
+    },
+    save: (native) => store.save(native as never),
+    delete: (id) => store.delete(id),
+  };
+  const source: IndexSource = {
+    harness: "common",
+    store: wrapped,
+    read: (native) => commonCodec.toCommon(native as never),
+  };
+  return { source, counts };
+}
+
+async function withIndex<T>(run: (index: SearchIndex) => Promise<T>): Promise<T> {
+  const { index } = await SearchIndex.open(file);
+  try {
+    return await run(index);
+  } finally {
+    index.close();
+  }
+}
+
+describe("refresh", () => {
+  it("does not ask a store that did not change to discover", async () => {
+    const { source, counts } = counted();
+    await withIndex((index) => index.refresh([source]));
+    expect(counts).toEqual({ discover: 1, load: 2 });
+    const stats = await withIndex((index) => index.refresh([source]));
+    expect(stats).toEqual({ sessions: 2, indexed: 0, removed: 0, failed: [] });
+    expect(counts).toEqual({ discover: 1, load: 2 });
+    expect(await withIndex(async (index) => index.search("alpha").length)).toBe(2);
+  });
+
+  it("reads a file written in place again alone, and discovers when a file comes or goes", async () => {
+    const { source, counts } = counted();
+    await withIndex((index) => index.refresh([source]));
+    await fs.appendFile(path.join(sessions, "s2.common.json"), "\n");
+    await writeSession(sessions, session("s2", ["beta one", "gamma grown"]));
+    const grown = await withIndex(async (index) => ({
+      stats: await index.refresh([source]),
+      hits: index.search("gamma").map((hit) => [hit.id, hit.ordinal]),
+    }));
+    expect(grown).toEqual({
+      stats: { sessions: 2, indexed: 1, removed: 0, failed: [] },
+      hits: [["s2", 2]],
+    });
+    expect(counts).toEqual({ discover: 1, load: 3 });
+    await writeSession(sessions, session("s3", ["delta new"]));
+    expect(await withIndex(async (index) => (await index.refresh([source])).indexed)).toBe(1);
+    expect(counts.discover).toBe(2);
+    await fs.rm(path.join(sessions, "s1.common.json"));
+    expect(await withIndex(async (index) => (await index.refresh([source])).removed)).toBe(1);
+    expect(counts.discover).toBe(3);
+  });
+
+  it("discovers again when a store's sessions are not dated by their file's time", async () => {
+    const { source, counts } = counted({ datedByContent: true });
+    await withIndex((index) => index.refresh([source]));
+    await withIndex((index) => index.refresh([source]));
+    expect(counts.discover).toBe(1);
+    await writeSession(sessions, session("s2", ["beta one", "gamma grown"]));
+    expect(await withIndex(async (index) => (await index.refresh([source])).indexed)).toBe(1);
+    expect(counts.discover).toBe(2);
+  });
+
+  it("tries a session that failed again on every refresh, and finds it once it reads", async () => {
+    const { source } = counted();
+    await withIndex((index) => index.refresh([source]));
+    await fs.writeFile(path.join(sessions, "s1.common.json"), "{ not json");
+    for (let round = 0; round < 2; round += 1) {
+      const stats = await withIndex((index) => index.refresh([source]));
+      expect(stats.failed.map((failure) => failure.id)).toEqual(["s1"]);
+    }
+    await writeSession(sessions, session("s1", ["alpha back"]));
+    const back = await withIndex(async (index) => ({
+      stats: await index.refresh([source]),
+      hits: index.search("alpha").length,
+    }));
+    expect(back).toEqual({ stats: { sessions: 2, indexed: 1, removed: 0, failed: [] }, hits: 1 });
+  });
+
+  it("finds a file that was not a session when discovered once it is written into one", async () => {
+    // The store lists only files that parse as Common documents; this one starts empty.
+    const store = new DirectoryStore("common", sessions);
+    const strict: Store<unknown> = {
+      ...store,
+      harness: store.harness,
+      root: store.root,
+      async *discover() {
+        for await (const found of store.discover()) {
+          const text = await fs.readFile(found.path, "utf8");
+          if (text.trim() !== "") yield found;
+        }
+      },
+      load: (id) => store.load(id),
+      save: (native) => store.save(native as never),
+      delete: (id) => store.delete(id),
+    };
+    const source: IndexSource = {
+      harness: "common",
+      store: strict,
+      read: (native) => commonCodec.toCommon(native as never),
+    };
+    await fs.writeFile(path.join(sessions, "s9.common.json"), "");
+    expect(await withIndex(async (index) => (await index.refresh([source])).sessions)).toBe(2);
+    await fs.writeFile(
+      path.join(sessions, "s9.common.json"),
+      commonCodec.serialize(session("s9", ["epsilon late"])),
+    );
+    const hits = await withIndex(async (index) => {
+      await index.refresh([source]);
+      return index.search("epsilon").map((hit) => hit.id);
+    });
+    expect(hits).toEqual(["s9"]);
+  });
+});

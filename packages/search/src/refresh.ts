@@ -1,0 +1,260 @@
+// Bringing the index up to date with every source. Per source, its
+// snapshot (freshness.ts) says what changed on disk since it was last
+// discovered:
+// - nothing: its sessions stand as indexed, and its store is not asked to
+//   discover (the common case: one stat per file and directory);
+// - only files already indexed, written in place, of a store whose
+//   sessions are dated by their file's modification time: those sessions
+//   are read again, nothing else;
+// - anything else (a file or directory added, removed or renamed, a file
+//   that is not a session, a store dated otherwise, no snapshot yet): the
+//   store discovers its sessions and each is compared by its fingerprint
+//   (its file's size and modification time, and its updated time).
+// Each session is replaced in one transaction, which also drops its
+// source's snapshot; a new snapshot is saved at the end only if every
+// session still has the fingerprint this refresh gave it (so two processes
+// refreshing at once never leave a snapshot newer than the rows). A session
+// that cannot be read is dropped and marked in the snapshot, so it is tried
+// again next time.
+import { promises as fs } from "node:fs";
+import type { Discovered, Transcript } from "@txcript/core";
+import { loadDirect } from "./direct-load.js";
+import { compareSnapshot, type Snapshot, takeSnapshot } from "./freshness.js";
+import type { IndexSource, RefreshProgress, RefreshStats } from "./search-index.js";
+import { sessionTexts } from "./session-text.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
+type Database = any;
+
+interface Found {
+  source: IndexSource;
+  session: Discovered;
+  fingerprint: string;
+  /** Dated by its own file's modification time, alone in that file. */
+  tracks: boolean;
+}
+
+interface Row {
+  key: string;
+  harness: string;
+  id: string;
+  path: string;
+  title: string | null;
+  cwd: string | null;
+  updated_at: string;
+  fingerprint: string;
+  tracks: number;
+}
+
+const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
+
+function fingerprintOf(size: number, mtimeMs: number, updatedAt: string): string {
+  return `${size}|${mtimeMs}|${updatedAt}`;
+}
+
+/** Discover a source's sessions and fingerprint each. */
+async function discoverAll(source: IndexSource): Promise<Found[]> {
+  const sessions: Discovered[] = [];
+  for await (const session of source.store.discover()) sessions.push(session);
+  const shared = new Map<string, number>();
+  for (const session of sessions) shared.set(session.path, (shared.get(session.path) ?? 0) + 1);
+  const found: Found[] = [];
+  for (const session of sessions) {
+    const stat = await fs.stat(session.path).catch(() => undefined);
+    // Sessions that share one file (a database) change one by one: their own time says.
+    const alone = (shared.get(session.path) ?? 0) <= 1 && stat !== undefined;
+    const fingerprint = alone
+      ? fingerprintOf(stat.size, stat.mtimeMs, session.updatedAt)
+      : `${session.updatedAt}|${session.messageCount ?? ""}`;
+    const tracks = alone && stat.mtime.toISOString() === session.updatedAt;
+    found.push({ source, session, fingerprint, tracks });
+  }
+  return found;
+}
+
+/** The sessions of changed files, from their rows; undefined when a file is not one tracked session. */
+async function reread(
+  source: IndexSource,
+  rows: Row[],
+  files: string[],
+): Promise<Found[] | undefined> {
+  const byPath = new Map<string, Row[]>();
+  for (const row of rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+  const found: Found[] = [];
+  for (const file of files) {
+    const [row, ...others] = byPath.get(file) ?? [];
+    if (row === undefined || others.length > 0 || row.tracks !== 1) return undefined;
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat === undefined) return undefined;
+    const updatedAt = stat.mtime.toISOString();
+    const session: Discovered = {
+      harness: source.harness,
+      id: row.id,
+      path: row.path,
+      updatedAt,
+      ...(row.title === null ? {} : { title: row.title }),
+      ...(row.cwd === null ? {} : { cwd: row.cwd }),
+    };
+    found.push({
+      source,
+      session,
+      fingerprint: fingerprintOf(stat.size, stat.mtimeMs, updatedAt),
+      tracks: true,
+    });
+  }
+  return found;
+}
+
+export async function refreshIndex(
+  db: Database,
+  sources: readonly IndexSource[],
+  onProgress?: (progress: RefreshProgress) => void,
+): Promise<RefreshStats> {
+  const rows = db
+    .prepare(
+      "SELECT key, harness, id, path, title, cwd, updated_at, fingerprint, tracks FROM sessions",
+    )
+    .all() as Row[];
+  const rowsOf = new Map<string, Row[]>();
+  for (const row of rows) rowsOf.set(row.harness, [...(rowsOf.get(row.harness) ?? []), row]);
+  const known = new Map(rows.map((row) => [row.key, row.fingerprint]));
+  const snapshotOf = db.prepare("SELECT data FROM snapshots WHERE harness = ?");
+  const stale: Found[] = [];
+  const present = new Set<string>();
+  // Per source: the sessions this refresh vouches for (fingerprint by key), and its new snapshot.
+  const plans: { source: IndexSource; expected: Map<string, string>; snapshot?: Snapshot }[] = [];
+  let sessionCount = 0;
+  for (const source of sources) {
+    const own = rowsOf.get(source.harness) ?? [];
+    const saved = snapshotOf.get(source.harness) as { data: string } | undefined;
+    const prior = saved === undefined ? undefined : (JSON.parse(saved.data) as Snapshot);
+    const difference =
+      prior === undefined || prior.root !== source.store.root
+        ? ({ kind: "more" } as const)
+        : compareSnapshot(prior);
+    const expected = new Map(own.map((row) => [row.key, row.fingerprint]));
+    if (difference.kind === "none" && prior !== undefined) {
+      for (const row of own) present.add(row.key);
+      sessionCount += own.length;
+      plans.push({ source, expected, snapshot: prior });
+      continue;
+    }
+    if (difference.kind === "files" && prior !== undefined) {
+      // The snapshot's stats are taken before the files are read again.
+      const next = takeSnapshot(source.store.root);
+      const changed = await reread(source, own, difference.files);
+      if (changed !== undefined && next !== undefined) {
+        for (const row of own) present.add(row.key);
+        sessionCount += own.length;
+        for (const entry of changed) {
+          stale.push(entry);
+          expected.set(keyOf(source.harness, entry.session.id), entry.fingerprint);
+        }
+        plans.push({ source, expected, snapshot: next });
+        continue;
+      }
+    }
+    const next = takeSnapshot(source.store.root);
+    const found = await discoverAll(source);
+    sessionCount += found.length;
+    expected.clear();
+    for (const entry of found) {
+      const key = keyOf(source.harness, entry.session.id);
+      present.add(key);
+      expected.set(key, entry.fingerprint);
+      if (known.get(key) !== entry.fingerprint) stale.push(entry);
+    }
+    plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
+  }
+
+  const deleteMessages = db.prepare("DELETE FROM messages WHERE key = ?");
+  const deleteSession = db.prepare("DELETE FROM sessions WHERE key = ?");
+  const dropSnapshot = db.prepare("DELETE FROM snapshots WHERE harness = ?");
+  const drop = db.transaction((key: string, harness: string) => {
+    deleteMessages.run(key);
+    deleteSession.run(key);
+    dropSnapshot.run(harness);
+  });
+  let removed = 0;
+  for (const row of rows)
+    if (!present.has(row.key)) {
+      drop(row.key, row.harness);
+      removed += 1;
+    }
+  const insertSession = db.prepare(
+    "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint, tracks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertMessage = db.prepare(
+    "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
+  );
+  const replace = db.transaction((key: string, entry: Found, transcript: Transcript) => {
+    const { session, source } = entry;
+    deleteMessages.run(key);
+    dropSnapshot.run(source.harness);
+    insertSession.run(
+      key,
+      source.harness,
+      session.id,
+      session.path,
+      transcript.meta.title ?? session.title ?? null,
+      transcript.meta.cwd ?? session.cwd ?? null,
+      session.updatedAt,
+      entry.fingerprint,
+      entry.tracks ? 1 : 0,
+    );
+    for (const message of sessionTexts(transcript))
+      insertMessage.run(message.text, key, message.ordinal, message.role);
+  });
+  const failed: RefreshStats["failed"] = [];
+  const failedPaths = new Set<string>();
+  const failedKeys = new Set<string>();
+  let done = 0;
+  for (const entry of stale) {
+    const { source, session } = entry;
+    onProgress?.({ done, total: stale.length, path: session.path });
+    const key = keyOf(source.harness, session.id);
+    try {
+      const native =
+        (await loadDirect(source.harness, session, source.parse)) ??
+        (await source.store.load(session.id));
+      replace(key, entry, source.read(native));
+    } catch (error) {
+      // Unreadable now: no stale hits from it, and it is tried again next time.
+      drop(key, source.harness);
+      failedPaths.add(session.path);
+      failedKeys.add(key);
+      failed.push({
+        harness: source.harness,
+        id: session.id,
+        path: session.path,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
+    done += 1;
+  }
+  onProgress?.({ done, total: stale.length, path: "" });
+
+  const fingerprints = db.prepare("SELECT key, fingerprint FROM sessions WHERE harness = ?");
+  const saveSnapshot = db.prepare("INSERT OR REPLACE INTO snapshots (harness, data) VALUES (?, ?)");
+  const settle = db.transaction((plan: (typeof plans)[number]) => {
+    const stored = fingerprints.all(plan.source.harness) as { key: string; fingerprint: string }[];
+    const storedKeys = new Set(stored.map((row) => row.key));
+    const agrees =
+      stored.every((row) => plan.expected.get(row.key) === row.fingerprint) &&
+      [...plan.expected.keys()].every((key) => storedKeys.has(key) || failedKeys.has(key));
+    if (plan.snapshot === undefined || !agrees) {
+      dropSnapshot.run(plan.source.harness);
+      return;
+    }
+    // A file that failed is marked changed, so the next refresh reads it again.
+    const snapshot: Snapshot = {
+      ...plan.snapshot,
+      files: plan.snapshot.files.map((entry) =>
+        failedPaths.has(entry[0]) ? [entry[0], -2, -2] : entry,
+      ),
+    };
+    saveSnapshot.run(plan.source.harness, JSON.stringify(snapshot));
+  });
+  for (const plan of plans) settle(plan);
+  return { sessions: sessionCount, indexed: stale.length - failed.length, removed, failed };
+}
