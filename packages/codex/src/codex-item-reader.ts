@@ -3,18 +3,19 @@
 // compaction's replacement history (message, reasoning, the tool calls and
 // their outputs), pairing calls with outputs as it goes.
 import {
+  arrayAt,
   type Block,
   type ConversionOptions,
   isJsonObject,
   type Json,
   type JsonObject,
   ownValue,
+  stringAt,
   type Tool,
   warn,
 } from "@txcript/core";
 import { imageFromDataUrl, injectedSource, MessageGrouper, type Side } from "./codex-items.js";
 import { codexLoss } from "./codex-losses.js";
-import { arrayAt, stringAt } from "./codex-schema.js";
 import { codexToolToCommon, namespacedName } from "./codex-tools.js";
 
 function textsOf(items: Json[] | undefined, types: readonly string[]): string[] {

@@ -189,24 +189,3 @@ export function serializeRollout(rollout: CodexRollout): string {
   const text = rollout.lines.map((line) => line.text).join("\n");
   return rollout.finalNewline ? `${text}\n` : text;
 }
-
-/** The string at `key`, read as an own property. */
-export function stringAt(object: JsonObject, key: string): string | undefined {
-  const value = ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
-export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
-  const value = ownValue(object, key);
-  return Array.isArray(value) ? value : undefined;
-}
-
-export function numberAt(object: JsonObject, key: string): number | undefined {
-  const value = ownValue(object, key);
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}

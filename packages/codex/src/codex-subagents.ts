@@ -6,11 +6,13 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  objectAt,
   ownValue,
   type Subagent,
+  stringAt,
   type Transcript,
 } from "@txcript/core";
-import { type CodexLinesRollout, objectAt, stringAt } from "./codex-schema.js";
+import type { CodexLinesRollout } from "./codex-schema.js";
 
 /** The parent thread a rollout's session_meta names, when it is a subagent's. */
 export function parentThreadOf(meta: JsonObject | undefined): string | undefined {

@@ -5,6 +5,7 @@
 // `compacted` a compaction marker with its replacement history. Reads every
 // era: bare 2025 items, {session, items} documents, legacy and paginated lines.
 import {
+  arrayAt,
   type Block,
   type ConversionOptions,
   isJsonObject,
@@ -12,22 +13,16 @@ import {
   type Lineage,
   type Message,
   type Meta,
+  objectAt,
   ownValue,
   readTimestamp,
+  stringAt,
   type Transcript,
   warn,
 } from "@txcript/core";
 import { ItemReader, type Pending } from "./codex-item-reader.js";
 import { codexLoss } from "./codex-losses.js";
-import {
-  arrayAt,
-  type CodexLine,
-  type CodexRollout,
-  isBareHeader,
-  isEnvelope,
-  objectAt,
-  stringAt,
-} from "./codex-schema.js";
+import { type CodexLine, type CodexRollout, isBareHeader, isEnvelope } from "./codex-schema.js";
 import { subagentsOf } from "./codex-subagents.js";
 import { usageOf } from "./codex-usage.js";
 

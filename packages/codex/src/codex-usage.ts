@@ -2,9 +2,8 @@
 // input_tokens include cached (and 0.171's cache-write) tokens; Common's
 // inputTokens do not. Common's counts are safe integers: a count past
 // 2^53 − 1 reads as 0 with codex.usage-count (docs/formats/codex.md).
-import { type ConversionOptions, type JsonObject, type Usage, warn } from "@txcript/core";
+import { type ConversionOptions, type JsonObject, numberAt, type Usage, warn } from "@txcript/core";
 import { codexLoss } from "./codex-losses.js";
-import { numberAt } from "./codex-schema.js";
 
 /** last_token_usage as Common usage; `path` names its line, for the warnings. */
 export function usageOf(
