@@ -16,6 +16,7 @@ it("exports exactly the public API", () => {
     "opencodeHarness",
     "opencodeImport",
     "opencodeLosses",
+    "opencodeProgramCheck",
     "opencodeProject",
     "opencodeResumeCommand",
     "opencodeSessionId",

@@ -28,3 +28,4 @@ export type { OpencodeDocument, OpencodeEntry, OpencodeSession } from "./opencod
 export type { OpencodeStoreOptions } from "./opencode-store.js";
 export { OpencodeStore } from "./opencode-store.js";
 export { opencodeToolToCommon } from "./opencode-tools.js";
+export { opencodeProgramCheck } from "./opencode-verify.js";

@@ -1,6 +1,7 @@
 // OpenCode as a harness: its export JSON, the read-only database and
 // storage-tree store, and continuing through `opencode import` (afterSave)
-// then `opencode --session <id>` in the session's directory.
+// then `opencode --session <id>` in the session's directory, and OpenCode's
+// own offline check of the file before that (opencode-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { opencodeCodec } from "./opencode-codec.js";
 import { opencodeImport } from "./opencode-import.js";
@@ -8,6 +9,7 @@ import { opencodeResumeCommand } from "./opencode-paths.js";
 import { opencodeProject } from "./opencode-project.js";
 import type { OpencodeSession } from "./opencode-schema.js";
 import { OpencodeStore } from "./opencode-store.js";
+import { opencodeProgramCheck } from "./opencode-verify.js";
 
 export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
   id: "opencode",
@@ -33,4 +35,5 @@ export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
     });
     return { id: imported.id, path: saved.path };
   },
+  programCheck: opencodeProgramCheck,
 };

@@ -3,125 +3,42 @@
 // whose only provider is a loopback stub, and every child bounded by a
 // timeout. The stub speaks OpenAI chat completions on 127.0.0.1 only,
 // answers a bounded number of requests and closes itself after its lifetime.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as os from "node:os";
-import * as path from "node:path";
 import { programBin, programSkipReason } from "../../../../scripts/real-programs.mjs";
+import {
+  type OpencodeSandbox,
+  opencodeSandbox,
+  type Ran,
+  runOpencodeIn,
+} from "../opencode-verify.js";
 
 export const opencodeBin: string | undefined = programBin("opencode");
 export const opencodeSkipReason: string | undefined = programSkipReason("opencode");
 
-export interface Sandbox {
-  root: string;
-  env: NodeJS.ProcessEnv;
-  /** A directory with the project opencode.json (provider `loop` → the stub). */
-  project: string;
-  database: string;
-  dispose(): Promise<void>;
+// The sandbox and the bounded run are the shipped check's (opencode-verify.ts).
+export {
+  type OpencodeSandbox as Sandbox,
+  projectConfig,
+  type Ran,
+} from "../opencode-verify.js";
+
+/** A sandbox for the pinned opencode. */
+export function sandbox(stubPort = 9): Promise<OpencodeSandbox> {
+  return opencodeSandbox(opencodeBin, stubPort);
 }
 
-export async function sandbox(stubPort = 9): Promise<Sandbox> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-opencode-"));
-  const home = path.join(root, "home");
-  const env: NodeJS.ProcessEnv = {
-    // The pinned opencode first on PATH, as `opencode` (what afterSave and resumeCommand run).
-    PATH: [opencodeBin === undefined ? undefined : path.dirname(opencodeBin), process.env.PATH]
-      .filter(Boolean)
-      .join(path.delimiter),
-    HOME: home,
-    XDG_DATA_HOME: path.join(home, "data"),
-    XDG_CONFIG_HOME: path.join(home, "config"),
-    XDG_CACHE_HOME: path.join(home, "cache"),
-    XDG_STATE_HOME: path.join(home, "state"),
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    HTTP_PROXY: "http://127.0.0.1:9",
-    HTTPS_PROXY: "http://127.0.0.1:9",
-    NO_PROXY: "127.0.0.1,localhost",
-    OPENAI_API_KEY: "fake",
-    ANTHROPIC_API_KEY: "fake",
-  };
-  const project = path.join(root, "project");
-  await fs.mkdir(project, { recursive: true });
-  await fs.mkdir(home, { recursive: true });
-  await fs.writeFile(path.join(project, "opencode.json"), projectConfig(stubPort));
-  return {
-    root,
-    env,
-    project,
-    database: path.join(home, "data", "opencode", "opencode.db"),
-    dispose: () => fs.rm(root, { recursive: true, force: true }),
-  };
-}
-
-export function projectConfig(port: number): string {
-  return `${JSON.stringify(
-    {
-      $schema: "https://opencode.ai/config.json",
-      provider: {
-        loop: {
-          npm: "@ai-sdk/openai-compatible",
-          name: "loop",
-          options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "fake" },
-          models: { stub: { name: "stub" } },
-        },
-      },
-      model: "loop/stub",
-    },
-    null,
-    2,
-  )}\n`;
-}
-
-export interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/**
- * Run the pinned opencode with a hard timeout. Its stdout goes to a file,
- * not a pipe: OpenCode exits before a pipe drains, cutting a long
- * `export` short (measured: a 1.2 MB export ended at 589,542 bytes).
- */
-export async function runOpencode(
-  box: Sandbox,
+/** Run the pinned opencode in a sandbox with a hard timeout. */
+export function runOpencode(
+  box: OpencodeSandbox,
   args: string[],
   cwd = box.project,
   timeoutMs = 90_000,
 ): Promise<Ran> {
-  const bin = opencodeBin;
-  if (bin === undefined) throw new Error(opencodeSkipReason);
-  const started = Date.now();
-  const output = path.join(
-    box.root,
-    `stdout-${process.pid}-${started}-${Math.random().toString(36).slice(2)}.txt`,
-  );
-  const handle = await fs.open(output, "w");
-  const ran = await new Promise<Ran>((resolve) => {
-    const child = spawn(bin, args, { cwd, env: box.env, stdio: ["ignore", handle.fd, "pipe"] });
-    const stdout = "";
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-  await handle.close();
-  ran.stdout = await fs.readFile(output, "utf8");
-  await fs.rm(output, { force: true });
-  return ran;
+  if (opencodeBin === undefined) throw new Error(opencodeSkipReason);
+  return runOpencodeIn(opencodeBin, box, args, cwd, timeoutMs);
 }
 
 export interface Stub {

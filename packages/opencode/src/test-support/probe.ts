@@ -1,14 +1,15 @@
 // The OpenCode probe of the compatibility matrix (packages/integration):
 // write a transcript with this package's writer into a fresh temporary
-// HOME/XDG tree, run the pinned `opencode import <file>` in a project
-// directory, then `opencode export <id>`; the session passes when import
-// exits 0 and the export gives back our messages and parts (compared through
+// HOME/XDG tree and run the pinned program's offline check (opencode-verify.ts,
+// the one `txcript continue --verify` ships): `opencode import <file>` exits 0
+// and `opencode export <id>` gives back our messages and parts (through
 // Common, the cwd being the directory import ran in).
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { jsonEqual, type Transcript } from "@txcript/core";
+import type { Transcript } from "@txcript/core";
 import { opencodeCodec } from "../opencode-codec.js";
-import { opencodeBin, runOpencode, sandbox } from "./opencode-sandbox.js";
+import { importExportCheck } from "../opencode-verify.js";
+import { opencodeBin, sandbox } from "./opencode-sandbox.js";
 
 export interface ProbeResult {
   ok: boolean;
@@ -25,27 +26,9 @@ export const probe = {
     const box = await sandbox();
     try {
       const native = opencodeCodec.fromCommon(transcript);
-      const file = path.join(box.root, "session.json");
+      const file = path.join(box.root, "written.json");
       await fs.writeFile(file, opencodeCodec.serialize(native));
-      const imported = await runOpencode(box, ["import", file]);
-      if (imported.status !== 0)
-        return {
-          ok: false,
-          detail: `import exited ${imported.status}: ${imported.stderr.trim().slice(-300)}`,
-        };
-      const id = String(native.document.info.id);
-      const exported = await runOpencode(box, ["export", id]);
-      if (exported.status !== 0)
-        return {
-          ok: false,
-          detail: `export exited ${exported.status}: ${exported.stderr.trim().slice(-300)}`,
-        };
-      const ours = opencodeCodec.toCommon(native);
-      const expected = { ...ours, meta: { ...ours.meta, cwd: box.project } };
-      const back = opencodeCodec.toCommon(opencodeCodec.parse(exported.stdout));
-      return jsonEqual(back, expected)
-        ? { ok: true, detail: "imported and exported back" }
-        : { ok: false, detail: "the export differs from what was written (through Common)" };
+      return await importExportCheck(opencodeBin, box, file);
     } finally {
       await box.dispose();
     }
