@@ -1,0 +1,183 @@
+// Search over every harness's store: each harness's fixtures, saved by its
+// own store into a temporary home, are indexed; where the index reads a
+// session by the path discovery found (direct-load.ts of @txcript/search)
+// instead of through the store's load, both give the same transcript —
+// so the same message ordinals — including a session with subagents
+// (read through the store); and a hit's ordinal is the message `txcript
+// view <id>#<n>` shows, on every harness.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { defaultRegistry } from "@txcript/harnesses";
+import { directHarnesses, loadDirect, SearchIndex, sessionTexts } from "@txcript/search";
+import { describe, expect, it } from "vitest";
+import type { Io } from "../src/io.js";
+import { indexSources } from "../src/search-index.js";
+import { fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
+
+let home: Home;
+useHome((made) => {
+  home = made;
+});
+
+const at = "2026-05-10T10:00:00.000Z";
+
+/** A session whose first message spawned a subagent. */
+function withSubagent(id: string) {
+  return {
+    meta: { id, timestamp: at, cwd: "/work/sub" },
+    messages: [
+      {
+        role: "user" as const,
+        timestamp: at,
+        content: [{ type: "text" as const, text: "delegate it" }],
+      },
+      {
+        role: "assistant" as const,
+        timestamp: at,
+        content: [
+          {
+            type: "tool_use" as const,
+            id: "call_1",
+            tool: { name: "Task", input: { prompt: "look" } },
+          },
+        ],
+      },
+      {
+        role: "user" as const,
+        timestamp: at,
+        content: [{ type: "tool_result" as const, toolUseId: "call_1", content: "found it" }],
+      },
+    ],
+    subagents: [
+      {
+        id: "sub-1",
+        toolUseId: "call_1",
+        messages: [
+          {
+            role: "user" as const,
+            timestamp: at,
+            content: [{ type: "text" as const, text: "look" }],
+          },
+          {
+            role: "assistant" as const,
+            timestamp: at,
+            content: [{ type: "text" as const, text: "inner subagentword" }],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Save every fixture of every harness with a store (and the subagent session) into the home. */
+async function stock(): Promise<Map<string, number>> {
+  const saved = new Map<string, number>();
+  for (const { harness, store } of defaultRegistry.stores(home.env)) {
+    const directory = path.join(fixturesRoot, harness.id.replaceAll("_", "-"));
+    const names = await fs.readdir(directory).catch(() => [] as string[]);
+    const natives: unknown[] = [];
+    for (const name of names.sort()) {
+      if (!/\.jsonl?$/.test(name) || name.endsWith(".common.json")) continue;
+      try {
+        natives.push(
+          harness.codec.parse(await fs.readFile(path.join(directory, name), "utf8"), {
+            file: name,
+          }),
+        );
+      } catch {}
+    }
+    try {
+      natives.push(
+        harness.codec.fromCommon(
+          withSubagent("a1b2c3d4-0000-4000-8000-00000000000a"),
+          harness.writeOptions?.({ from: "common" }) ?? {},
+        ),
+      );
+    } catch {}
+    for (const native of natives) {
+      try {
+        // A recording that names no project is filed under one, and not judged stale by today's date
+        // (options a store does not know are ignored).
+        const where = await store.save(native, {
+          overwrite: true,
+          cwd: "/work/fixture",
+          now: new Date("2026-05-11T00:00:00Z"),
+        } as never);
+        if (!path.relative(home.root, where.path).startsWith(".."))
+          saved.set(harness.id, (saved.get(harness.id) ?? 0) + 1);
+      } catch {}
+    }
+  }
+  return saved;
+}
+
+describe("search over every harness", () => {
+  it("reads sessions by path exactly as the store loads them, and hits open in view", async () => {
+    const saved = await stock();
+    // Every harness whose store saves into the home has sessions to check.
+    for (const { harness } of defaultRegistry.stores(home.env))
+      if (harness.id !== "opencode")
+        expect(saved.get(harness.id) ?? 0, harness.id).toBeGreaterThan(0);
+    const io = { env: home.env } as unknown as Io;
+    const sources = indexSources(io);
+    const checked = new Map<string, { direct: number; store: number }>();
+    const probes: { harness: string; id: string; ordinal: number; word: string }[] = [];
+    for (const source of sources) {
+      for await (const session of source.store.discover()) {
+        const loaded = source.read(await source.store.load(session.id));
+        const direct = await loadDirect(source.harness, session, source.parse);
+        const count = checked.get(source.harness) ?? { direct: 0, store: 0 };
+        if (direct === undefined) count.store += 1;
+        else {
+          count.direct += 1;
+          expect(source.read(direct), `${source.harness} ${session.path}`).toEqual(loaded);
+        }
+        checked.set(source.harness, count);
+        // A word of the session's last indexed message that has one (its own, not a subagent's).
+        const texts = sessionTexts(loaded).filter((text) => !text.role.startsWith("subagent"));
+        const last = texts.reverse().find((text) => /[A-Za-z]{7,}/.test(text.text));
+        const word = last?.text.match(/[A-Za-z]{7,}/)?.[0];
+        if (last && word && !probes.some((probe) => probe.harness === source.harness))
+          probes.push({ harness: source.harness, id: session.id, ordinal: last.ordinal, word });
+      }
+    }
+    for (const harness of directHarnesses) {
+      // Each direct reader was used, and gave way to the store for a session with subagents.
+      expect(checked.get(harness)?.direct ?? 0, harness).toBeGreaterThan(0);
+    }
+    expect(checked.get("claude_code")?.store ?? 0).toBeGreaterThan(0);
+    const { index } = await SearchIndex.open(path.join(home.root, "index.sqlite"));
+    const stats = await index.refresh(sources);
+    index.close();
+    expect(stats.failed).toEqual([]);
+    expect(new Set(probes.map((probe) => probe.harness))).toEqual(
+      new Set([...saved.keys()].filter((id) => id !== "opencode")),
+    );
+    for (const probe of probes) {
+      const search = await txcript(home, [
+        "search",
+        probe.word,
+        "--json",
+        "--from",
+        probe.harness,
+        "--limit",
+        "200",
+      ]);
+      expect(search.code, search.stderr).toBe(0);
+      const hits = JSON.parse(search.stdout) as { id: string; ordinal: number }[];
+      expect(hits, `${probe.harness} ${probe.word}`).toContainEqual(
+        expect.objectContaining({ id: probe.id, ordinal: probe.ordinal }),
+      );
+      const view = await txcript(home, [
+        "view",
+        `${probe.id}#${probe.ordinal}`,
+        "--from",
+        probe.harness,
+      ]);
+      expect(view.code, view.stderr).toBe(0);
+      expect(view.stdout.toLowerCase(), `${probe.harness} view`).toContain(
+        probe.word.toLowerCase(),
+      );
+    }
+  }, 120_000);
+});
