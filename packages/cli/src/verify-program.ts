@@ -63,9 +63,14 @@ async function versionOf(bin: string, args: readonly string[], io: Io): Promise<
         env: { PATH: io.env.PATH ?? process.env.PATH ?? "", HOME: home },
         stdio: ["ignore", "pipe", "pipe"],
       });
+      // Some programs print their version on stderr (pi): stdout first, then stderr.
       let output = "";
+      let errors = "";
       child.stdout.on("data", (chunk: Buffer) => {
         if (output.length < 10_000) output += chunk.toString("utf8");
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        if (errors.length < 10_000) errors += chunk.toString("utf8");
       });
       const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
       child.on("error", (error) => {
@@ -74,7 +79,7 @@ async function versionOf(bin: string, args: readonly string[], io: Io): Promise<
       });
       child.on("close", (status) => {
         clearTimeout(timer);
-        resolve({ status, output });
+        resolve({ status, output: output.trim() === "" ? errors : output });
       });
     });
     const line = outcome.output
@@ -139,7 +144,10 @@ export async function checkWithProgram(
       detail: `the check failed: ${error instanceof Error ? error.message : String(error)}`,
     }));
   if (!result.ok) {
-    await store.delete(saved.id).catch(() => undefined);
+    // A store that cannot delete (OpenCode's: the file is only staged for its import) loses the file itself.
+    await store
+      .delete(saved.id)
+      .catch(() => fs.rm(saved.path, { force: true }).catch(() => undefined));
     throw new TxcriptError(
       "MISMATCH",
       `${check.program} ${version} (${bin}) does not take the ${target.id} session written to ${saved.path}: ${result.detail}; it was removed`,

@@ -122,6 +122,9 @@ afterEach(async () => {
 const targets = [
   { target: "codex", program: "codex", store: "CODEX_HOME" },
   { target: "claude_code", program: "claude", store: "CLAUDE_CONFIG_DIR" },
+  { target: "pi", program: "pi", store: "HOME" },
+  { target: "gemini_cli", program: "gemini", store: "HOME" },
+  { target: "opencode", program: "opencode", store: "HOME" },
 ] as const;
 
 for (const { target, program, store } of targets) {
@@ -150,7 +153,7 @@ for (const { target, program, store } of targets) {
         expect(json.verified?.program).toBe(program);
         expect(json.verified?.path).toBe(path.join(path.dirname(bin as string), program));
         expect(json.verified?.version).toContain(version);
-        expect(json.verified?.detail).toMatch(/sent/);
+        expect(json.verified?.detail).toMatch(/sent|opened|resumed|exported/);
         const written = json.outputs[0]?.path as string;
         expect(existsSync(written)).toBe(true);
         expect(written.startsWith(io.env[store] as string)).toBe(true);
