@@ -4,7 +4,7 @@
 // the file. Also the "resumable content" rule Gemini CLI's cleanup and
 // listing apply, so the store refuses to write a file Gemini would delete.
 import { promises as fs } from "node:fs";
-import { isJsonObject, type Json, type JsonObject, readHead } from "@txcript/core";
+import { isJsonObject, type Json, type JsonObject, ownValue, readHead } from "@txcript/core";
 import { replay } from "./gemini-cli-records.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 
@@ -20,10 +20,6 @@ export interface Peek {
 
 const headBytes = 65_536;
 const wholeJsonBytes = 4 * 1024 * 1024;
-
-function own(value: JsonObject, key: string): Json | undefined {
-  return Object.hasOwn(value, key) ? value[key] : undefined;
-}
 
 /**
  * A part list as Gemini CLI renders it to decide whether a message counts
@@ -46,13 +42,13 @@ function renderPart(content: Json | undefined): string {
   if (content === undefined || content === null) return "";
   if (typeof content === "string") return content;
   if (!isJsonObject(content)) return "";
-  const text = own(content, "text");
-  const thought = own(content, "thought");
+  const text = ownValue(content, "text");
+  const thought = ownValue(content, "thought");
   if (thought !== undefined) return `[Thought: ${templateText(thought)}]`;
-  if (own(content, "functionCall") !== undefined) return "[Function Call]";
-  if (own(content, "functionResponse") !== undefined) return "[Function Response]";
-  if (own(content, "inlineData") !== undefined) return "[Media]";
-  if (own(content, "fileData") !== undefined) return "[File Data]";
+  if (ownValue(content, "functionCall") !== undefined) return "[Function Call]";
+  if (ownValue(content, "functionResponse") !== undefined) return "[Function Response]";
+  if (ownValue(content, "inlineData") !== undefined) return "[Media]";
+  if (ownValue(content, "fileData") !== undefined) return "[File Data]";
   return typeof text === "string" ? text : "";
 }
 
@@ -92,13 +88,13 @@ export function injectedTag(rendered: string): (typeof injectedTags)[number] | u
 
 /** Gemini CLI's isResumableMessageRecord. */
 export function isResumableRecord(record: JsonObject): boolean {
-  const text = renderContent(own(record, "content")).trim();
-  const type = own(record, "type");
+  const text = renderContent(ownValue(record, "content")).trim();
+  const type = ownValue(record, "type");
   if (type === "user")
     return text !== "" && !ignoredPrefixes.some((prefix) => text.startsWith(prefix));
   if (type === "gemini") {
-    const calls = own(record, "toolCalls");
-    const thoughts = own(record, "thoughts");
+    const calls = ownValue(record, "toolCalls");
+    const thoughts = ownValue(record, "thoughts");
     return (
       text !== "" ||
       (Array.isArray(calls) && calls.length > 0) ||
@@ -115,17 +111,17 @@ export function hasResumableContent(session: GeminiCliSession): boolean {
 
 function take(peek: Peek, value: JsonObject): void {
   for (const key of ["sessionId", "kind", "startTime", "lastUpdated", "summary"] as const) {
-    const field = own(value, key);
+    const field = ownValue(value, key);
     if (typeof field === "string") peek[key] = field;
   }
-  const directories = own(value, "directories");
+  const directories = ownValue(value, "directories");
   if (Array.isArray(directories) && typeof directories[0] === "string")
     peek.directory = directories[0];
 }
 
 function promptOf(record: JsonObject): string | undefined {
-  if (own(record, "type") !== "user" || !isResumableRecord(record)) return undefined;
-  const text = renderContent(own(record, "content")).replace(/\s+/g, " ").trim();
+  if (ownValue(record, "type") !== "user" || !isResumableRecord(record)) return undefined;
+  const text = renderContent(ownValue(record, "content")).replace(/\s+/g, " ").trim();
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
@@ -146,10 +142,10 @@ function peekLines(texts: readonly string[], peek: Peek): void {
       }
       if (!isJsonObject(value as Json)) continue;
       const record = value as JsonObject;
-      const set = own(record, "$set");
+      const set = ownValue(record, "$set");
       if (isJsonObject(set as Json)) take(peek, set as JsonObject);
-      else if (typeof own(record, "id") === "string") takePrompt(peek, record);
-      else if (typeof own(record, "sessionId") === "string") take(peek, record);
+      else if (typeof ownValue(record, "id") === "string") takePrompt(peek, record);
+      else if (typeof ownValue(record, "sessionId") === "string") take(peek, record);
     }
 }
 
@@ -179,7 +175,7 @@ export async function peekRecording(file: string, size: number): Promise<Peek> {
       const value = JSON.parse(await fs.readFile(file, "utf8")) as Json;
       if (!isJsonObject(value)) return peek;
       take(peek, value);
-      const messages = own(value, "messages");
+      const messages = ownValue(value, "messages");
       if (Array.isArray(messages))
         for (const message of messages) if (isJsonObject(message)) takePrompt(peek, message);
     } catch {

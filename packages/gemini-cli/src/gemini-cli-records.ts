@@ -5,8 +5,15 @@
 // place, a `$set.messages` array is a full checkpoint, `$rewindTo` cuts from
 // that message on (everything when the id is unknown), bad lines are skipped.
 // It counts what it dropped so toCommon can name each loss.
-import { isJsonObject, type JsonObject, ownValue } from "@txcript/core";
-import { arrayAt, type GeminiCliSession, objectAt, stringAt } from "./gemini-cli-schema.js";
+import {
+  arrayAt,
+  isJsonObject,
+  type JsonObject,
+  objectAt,
+  ownValue,
+  stringAt,
+} from "@txcript/core";
+import type { GeminiCliSession } from "./gemini-cli-schema.js";
 
 export interface Replayed {
   metadata: JsonObject;

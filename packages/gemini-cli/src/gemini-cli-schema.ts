@@ -8,6 +8,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  objectAt,
   ownValue,
   parseJson,
   quote,
@@ -49,21 +50,6 @@ export interface GeminiCliJsonSession {
 }
 
 export type GeminiCliSession = GeminiCliJsonlSession | GeminiCliJsonSession;
-
-export function stringAt(object: JsonObject, key: string): string | undefined {
-  const value = ownValue(object, key);
-  return typeof value === "string" ? value : undefined;
-}
-
-export function objectAt(object: JsonObject, key: string): JsonObject | undefined {
-  const value = ownValue(object, key);
-  return isJsonObject(value) ? value : undefined;
-}
-
-export function arrayAt(object: JsonObject, key: string): Json[] | undefined {
-  const value = ownValue(object, key);
-  return Array.isArray(value) ? value : undefined;
-}
 
 /** Whether a record line sets (or merges in) the session id and project hash, as the loader asks. */
 function metadataOf(value: JsonObject): JsonObject | undefined {

@@ -5,6 +5,7 @@
 // and `toolCalls`, whose results become the user message after it — the
 // order Gemini CLI itself rebuilds (sessionUtils convertSessionToClientHistory).
 import {
+  arrayAt,
   type Block,
   type ConversionOptions,
   isJsonObject,
@@ -15,6 +16,7 @@ import {
   ownValue,
   readTimestamp,
   type Subagent,
+  stringAt,
   type Transcript,
   warn,
 } from "@txcript/core";
@@ -27,7 +29,7 @@ import {
 } from "./gemini-cli-parts.js";
 import { injectedTag, renderContent } from "./gemini-cli-peek.js";
 import { replay } from "./gemini-cli-records.js";
-import { arrayAt, type GeminiCliSession, stringAt } from "./gemini-cli-schema.js";
+import type { GeminiCliSession } from "./gemini-cli-schema.js";
 import { usageFromTokens } from "./gemini-cli-tokens.js";
 import { geminiToolToCanonical } from "./gemini-cli-tools.js";
 
