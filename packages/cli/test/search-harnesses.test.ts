@@ -7,6 +7,7 @@
 // view <id>#<n>` shows, on every harness.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import type { Transcript } from "@txcript/core";
 import { defaultRegistry } from "@txcript/harnesses";
 import { directHarnesses, loadDirect, SearchIndex, sessionTexts } from "@txcript/search";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ useHome((made) => {
 const at = "2026-05-10T10:00:00.000Z";
 
 /** A session whose first message spawned a subagent. */
-function withSubagent(id: string) {
+function withSubagent(id: string): Transcript {
   return {
     meta: { id, timestamp: at, cwd: "/work/sub" },
     messages: [
@@ -38,14 +39,21 @@ function withSubagent(id: string) {
           {
             type: "tool_use" as const,
             id: "call_1",
-            tool: { name: "Task", input: { prompt: "look" } },
+            tool: { name: "Task", input: { prompt: "look" } } as never,
           },
         ],
       },
       {
         role: "user" as const,
         timestamp: at,
-        content: [{ type: "tool_result" as const, toolUseId: "call_1", content: "found it" }],
+        content: [
+          {
+            type: "tool_result" as const,
+            toolUseId: "call_1",
+            content: "found it",
+            isError: false,
+          },
+        ],
       },
     ],
     subagents: [
