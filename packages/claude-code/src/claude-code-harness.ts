@@ -7,6 +7,8 @@ import { claudeResumeCommand } from "./claude-code-paths.js";
 import { claudeCodeProject } from "./claude-code-project.js";
 import type { ClaudeCodeSession } from "./claude-code-schema.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
+import { claudeCodeReadStream } from "./claude-code-stream-read.js";
+import { claudeCodeWriteStream } from "./claude-code-stream-write.js";
 import { claudeCodeProgramCheck } from "./claude-code-verify.js";
 import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
 
@@ -20,6 +22,8 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
   *serializeChunks(transcript, options) {
     for (const line of commonToClaudeCodeLines(transcript, options)) yield `${line}\n`;
   },
+  readStream: claudeCodeReadStream,
+  writeStream: claudeCodeWriteStream,
   environment: [
     [
       "CLAUDE_CONFIG_DIR",

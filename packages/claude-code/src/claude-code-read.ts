@@ -137,47 +137,74 @@ function compactionOfBoundary(line: JsonObject, reader: Reader): CompactionBlock
   return block;
 }
 
-/** Messages of one conversation's lines (a thread, in file order). */
-export function readConversation(lines: readonly IndexedLine[], tally: LossTally): Message[] {
-  const reader: Reader = {
-    tally,
-    blockOptions: { onDrop: onDrop(tally) },
-    commandOrdinal: 0,
-    pendingCommand: undefined,
-    openCompaction: undefined,
-  };
-  const messages: Message[] = [];
-  const split = new AnthropicSplitMessages();
-  let clock: string | undefined;
-  for (const { value } of lines) {
+/**
+ * Reads one conversation's lines (a thread, in file order) into messages,
+ * a line at a time: readConversation feeds it a whole thread, the streaming
+ * reader (claude-code-stream-read.ts) one line at a time. A later line can
+ * still change a message: a later part of a split assistant message merges
+ * into it, and a summary line completes the compaction marker before it
+ * (`openCompaction`).
+ */
+export class ConversationReader {
+  readonly messages: Message[] = [];
+  readonly #reader: Reader;
+  readonly #split = new AnthropicSplitMessages();
+  #clock: string | undefined;
+  /** The last message read, also once the caller has taken it out of `messages`. */
+  #previous: Message | undefined;
+
+  constructor(private readonly tally: LossTally) {
+    this.#reader = {
+      tally,
+      blockOptions: { onDrop: onDrop(tally) },
+      commandOrdinal: 0,
+      pendingCommand: undefined,
+      openCompaction: undefined,
+    };
+  }
+
+  /** The compaction marker still waiting for its summary line, if any. */
+  get openCompaction(): CompactionBlock | undefined {
+    return this.#reader.openCompaction;
+  }
+
+  #push(message: Message): void {
+    this.messages.push(message);
+    this.#previous = message;
+  }
+
+  line(value: JsonObject): void {
+    const tally = this.tally;
+    const reader = this.#reader;
+    const split = this.#split;
     const type = stringAt(value, "type");
     const subtype = stringAt(value, "subtype");
     const conversational =
       type === "user" ||
       type === "assistant" ||
       (type === "system" && (subtype === "local_command" || subtype === "compact_boundary"));
-    if (!conversational) continue;
+    if (!conversational) return;
     const read = readTimestamp(ownValue(value, "timestamp"));
     if (read === undefined)
       tally.add(claudeCodeLoss.synthesizedTimestamp, "a line without a valid timestamp");
-    const timestamp = read ?? clock ?? epoch;
-    clock = timestamp;
+    const timestamp = read ?? this.#clock ?? epoch;
+    this.#clock = timestamp;
     if (type === "system") {
       if (subtype === "compact_boundary") {
         const block = compactionOfBoundary(value, reader);
         reader.openCompaction = block;
-        messages.push({ role: "user", content: [block], timestamp });
-        continue;
+        this.#push({ role: "user", content: [block], timestamp });
+        return;
       }
       const content = stringAt(value, "content");
       if (content !== undefined)
-        messages.push({ role: "user", content: readStringContent(content, reader), timestamp });
-      continue;
+        this.#push({ role: "user", content: readStringContent(content, reader), timestamp });
+      return;
     }
     const message = objectAt(value, "message");
     if (message === undefined) {
       tally.add(claudeCodeLoss.lineDropped, `left out a ${type} line without a message`);
-      continue;
+      return;
     }
     const content = ownValue(message, "content");
     if (type === "user") {
@@ -186,15 +213,15 @@ export function readConversation(lines: readonly IndexedLine[], tally: LossTally
       if (ownValue(value, "isCompactSummary") === true) {
         const summary = summaryText(content);
         if (reader.openCompaction !== undefined) reader.openCompaction.summary = summary;
-        else messages.push({ role: "user", content: [{ type: "compaction", summary }], timestamp });
+        else this.#push({ role: "user", content: [{ type: "compaction", summary }], timestamp });
         reader.openCompaction = undefined;
-        continue;
+        return;
       }
       reader.openCompaction = undefined;
       const read: Message = { role: "user", content: readContent(content, reader), timestamp };
       const found = contextOf(value, content);
       // An isMeta line right after a prompt command is that command's expansion.
-      const previous = messages.at(-1)?.content;
+      const previous = this.#previous?.content;
       if (
         found?.inferred === true &&
         found.context.source === undefined &&
@@ -204,8 +231,8 @@ export function readConversation(lines: readonly IndexedLine[], tally: LossTally
       )
         found.context.source = "slash-command";
       if (found !== undefined) read.context = found.context;
-      messages.push(read);
-      continue;
+      this.#push(read);
+      return;
     }
     reader.openCompaction = undefined;
     const id = stringAt(message, "id");
@@ -221,14 +248,20 @@ export function readConversation(lines: readonly IndexedLine[], tally: LossTally
       stopReason: anthropicStopReasonToCommon(ownValue(message, "stop_reason")),
       usage: usageRead?.usage,
     };
-    if (split.merge(id, part)) continue;
+    if (split.merge(id, part)) return;
     const model = stringAt(message, "model");
     const assistant: Message = { role: "assistant", content: [...part.content], timestamp };
     if (model !== undefined && model !== "" && model !== "<synthetic>") assistant.model = model;
     if (part.stopReason !== undefined) assistant.stopReason = part.stopReason;
     if (part.usage !== undefined) assistant.usage = part.usage;
-    messages.push(assistant);
+    this.#push(assistant);
     split.started(id, assistant);
   }
-  return messages;
+}
+
+/** Messages of one conversation's lines (a thread, in file order). */
+export function readConversation(lines: readonly IndexedLine[], tally: LossTally): Message[] {
+  const reader = new ConversationReader(tally);
+  for (const { value } of lines) reader.line(value);
+  return reader.messages;
 }

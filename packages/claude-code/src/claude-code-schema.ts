@@ -51,6 +51,25 @@ export function writtenLine(text: string): ClaudeCodeLine {
   };
 }
 
+/** Line `number` (1-based) of a session file; parseSession and the streaming reader read lines so. */
+export function parseSessionLine(
+  lineText: string,
+  number: number,
+  file: { file?: string },
+): ClaudeCodeLine {
+  // A line with only whitespace (a "\r" left by an editor, say) is kept verbatim and ignored.
+  if (lineText.trim() === "") return { text: lineText };
+  const value = parseJson(lineText, { harness, ...file, line: number });
+  if (!isJsonObject(value)) {
+    throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
+      harness,
+      location: { ...file, line: number },
+      hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
+    });
+  }
+  return { text: lineText, value };
+}
+
 export function parseSession(text: string, options: { file?: string } = {}): ClaudeCodeSession {
   const file = options.file === undefined ? {} : { file: options.file };
   const finalNewline = text.endsWith("\n");
@@ -63,19 +82,7 @@ export function parseSession(text: string, options: { file?: string } = {}): Cla
     const end = body.indexOf("\n", start);
     const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
     number += 1;
-    // A line with only whitespace (a "\r" left by an editor, say) is kept verbatim and ignored.
-    if (lineText.trim() === "") lines.push({ text: lineText });
-    else {
-      const value = parseJson(lineText, { harness, ...file, line: number });
-      if (!isJsonObject(value)) {
-        throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
-          harness,
-          location: { ...file, line: number },
-          hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
-        });
-      }
-      lines.push({ text: lineText, value });
-    }
+    lines.push(parseSessionLine(lineText, number, file));
     if (end === -1) break;
     start = end + 1;
   }

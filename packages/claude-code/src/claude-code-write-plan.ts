@@ -37,6 +37,25 @@ interface Plan {
   readonly commandResults: ReadonlyMap<string, ToolResultBlock>;
   /** Each user Command's new id (`command-<n>`, n its ordinal; a repeated id keeps the last). */
   readonly renamed: ReadonlyMap<string, string>;
+  /**
+   * Where each of `commandResults` is (`<message ordinal>:<block index>`):
+   * a replay gives equal but new objects, and the steps tell a command's
+   * result by identity, so each walk puts the plan's own object back there.
+   */
+  readonly resultSites: ReadonlyMap<string, ToolResultBlock>;
+}
+
+/** `message` (the `ordinal`-th) with the plan's own command result objects at their sites. */
+function withPlanResults(message: Message, ordinal: number, plan: Plan): Message {
+  if (plan.resultSites.size === 0) return message;
+  let content: Block[] | undefined;
+  message.content.forEach((block, index) => {
+    const own = plan.resultSites.get(`${ordinal}:${index}`);
+    if (own === undefined || own === block) return;
+    content ??= [...message.content];
+    content[index] = own;
+  });
+  return content === undefined ? message : { ...message, content };
 }
 
 /** What step 1 has done so far: the command results it placed, and the lines it made of them. */
@@ -48,31 +67,47 @@ interface Walk {
 
 const newWalk = (): Walk => ({ placed: new Set(), outputs: new Set() });
 
-function planOf(messages: readonly Message[]): Plan {
+/**
+ * The plan, in one pass over the messages when the conversation has no user
+ * slash command (by far the usual case), else three. `messages()` gives
+ * them from the start each time. Also every result id, when that pass can
+ * tell it (no commands): answeredIds then needs no pass of its own.
+ */
+function planOf(messages: () => Iterable<Message>): Plan & { results?: Set<string> } {
   const commandIds = new Set<string>();
   const renamed = new Map<string, string>();
+  const results = new Set<string>();
   // Every user Command becomes a lone message of its own, in input order, so
   // its ordinal among those messages is its ordinal here.
   let ordinal = 0;
-  for (const message of messages)
-    if (message.role === "user")
-      for (const block of message.content)
-        if (block.type === "tool_use" && isUserCommand(block)) {
-          ordinal += 1;
-          commandIds.add(block.id);
-          renamed.set(block.id, commandId(ordinal));
-        }
+  for (const message of messages())
+    for (const block of message.content)
+      if (message.role === "user" && block.type === "tool_use" && isUserCommand(block)) {
+        ordinal += 1;
+        commandIds.add(block.id);
+        renamed.set(block.id, commandId(ordinal));
+      } else if (block.type === "tool_result") results.add(block.toolUseId);
   const commandResults = new Map<string, ToolResultBlock>();
-  if (commandIds.size > 0)
-    for (const message of messages)
-      for (const block of message.content)
+  const resultSites = new Map<string, ToolResultBlock>();
+  if (commandIds.size > 0) {
+    let at = 0;
+    for (const message of messages()) {
+      message.content.forEach((block, index) => {
         if (
           block.type === "tool_result" &&
           commandIds.has(block.toolUseId) &&
           !commandResults.has(block.toolUseId)
-        )
+        ) {
           commandResults.set(block.toolUseId, block);
-  return { commandIds, commandResults, renamed };
+          resultSites.set(`${at}:${index}`, block);
+        }
+      });
+      at += 1;
+    }
+  }
+  return renamed.size === 0
+    ? { commandIds, commandResults, renamed, resultSites, results }
+    : { commandIds, commandResults, renamed, resultSites };
 }
 
 /**
@@ -306,17 +341,16 @@ function rewriteMessage(
  * every result as given; with them, step 1 is run once more, silently, to
  * see which results are dropped and which are renamed.
  */
-function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
+function answeredIds(
+  messages: Iterable<Message>,
+  plan: Plan & { results?: Set<string> },
+): Set<string> {
+  if (plan.results !== undefined) return plan.results;
   const answered = new Set<string>();
-  if (plan.renamed.size === 0) {
-    for (const message of messages)
-      for (const block of message.content)
-        if (block.type === "tool_result") answered.add(block.toolUseId);
-    return answered;
-  }
   const walk = newWalk();
+  let at = 0;
   for (const message of messages)
-    for (const split of splitMessage(message, plan, walk, undefined))
+    for (const split of splitMessage(withPlanResults(message, at++, plan), plan, walk, undefined))
       for (const block of split.content)
         if (block.type === "tool_result")
           answered.add(
@@ -327,18 +361,19 @@ function answeredIds(messages: readonly Message[], plan: Plan): Set<string> {
 }
 
 function* projectMessages(
-  messages: readonly Message[],
+  messages: Iterable<Message>,
+  answered: Set<string>,
   plan: Plan,
   outputLines: WeakSet<Message>,
   options: ConversionOptions | undefined,
 ): Generator<Message> {
-  const answered = answeredIds(messages, plan);
   const walk = newWalk();
   // Results synthesized for the last assistant message: they go at the front
   // of the next user message, or in a new one right after when there is none.
   let orphans: Message | undefined;
+  let at = 0;
   for (const source of messages)
-    for (const split of splitMessage(source, plan, walk, options)) {
+    for (const split of splitMessage(withPlanResults(source, at++, plan), plan, walk, options)) {
       const output = walk.outputs.has(split);
       let message = rewriteMessage(split, plan, output, options);
       if (output) outputLines.add(message);
@@ -367,14 +402,21 @@ export interface ConversationPlan {
   isOutput(message: Message): boolean;
 }
 
+/**
+ * The plan of one conversation: `messages` walked once for writing, and
+ * `replay()` (the same messages from the start: a stream read again) for
+ * what the plan must know of the whole conversation first.
+ */
 export function planConversation(
-  messages: readonly Message[],
+  messages: Iterable<Message>,
   options?: ConversionOptions,
+  replay: () => Iterable<Message> = () => messages,
 ): ConversationPlan {
-  const plan = planOf(messages);
+  const plan = planOf(replay);
+  const answered = answeredIds(plan.results === undefined ? replay() : [], plan);
   const outputLines = new WeakSet<Message>();
   return {
-    messages: projectMessages(messages, plan, outputLines, options),
+    messages: projectMessages(messages, answered, plan, outputLines, options),
     isOutput: (message) => outputLines.has(message),
   };
 }

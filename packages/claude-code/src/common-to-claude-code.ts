@@ -89,12 +89,13 @@ const safeAgentId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
  * hang off), one text at a time. Returns the first assistant model.
  */
 function* conversationLines(
-  messages: readonly Message[],
+  messages: Iterable<Message>,
   scope: Scope,
   first: string,
   options: ConversionOptions | undefined,
+  replay?: () => Iterable<Message>,
 ): Generator<string, string | undefined> {
-  const plan = planConversation(messages, options);
+  const plan = planConversation(messages, options, replay);
   const { sessionId, cwd, version, gitBranch, agentId, prefix } = scope;
   const sidechain = agentId !== undefined;
   let ordinal = 1;
@@ -265,11 +266,39 @@ function* subagentLines(
  * caller writing them straight to a file never holds the whole session.
  * Losses are reported as the messages are reached, meta's after the last.
  */
-export function* commonToClaudeCodeLines(
+export function commonToClaudeCodeLines(
   transcript: Transcript,
   options?: ClaudeCodeWriteOptions,
 ): Generator<string> {
-  const { meta } = transcript;
+  return claudeCodeLinesOf(
+    {
+      meta: transcript.meta,
+      messages: transcript.messages,
+      replay: () => transcript.messages,
+      subagents: () => transcript.subagents,
+    },
+    options,
+  );
+}
+
+/**
+ * What a session is written from: the meta, the main conversation's
+ * messages (walked once), `replay()` (them again from the start, for the
+ * plan) and, once the messages are written, the subagents.
+ */
+export interface ClaudeCodeLineSource {
+  meta: Meta;
+  messages: Iterable<Message>;
+  replay: () => Iterable<Message>;
+  subagents: () => readonly Subagent[] | undefined;
+}
+
+/** The lines of a ClaudeCodeLineSource, one text at a time (see commonToClaudeCodeLines). */
+export function* claudeCodeLinesOf(
+  source: ClaudeCodeLineSource,
+  options?: ClaudeCodeWriteOptions,
+): Generator<string> {
+  const { meta } = source;
   const sessionId = claudeSessionId(meta.id);
   const base = {
     sessionId,
@@ -296,10 +325,11 @@ export function* commonToClaudeCodeLines(
     [lineageKey]: meta.lineage,
   });
   const main: Scope = { ...base, agentId: undefined, prefix: `${sessionId}:` };
-  const firstModel = yield* conversationLines(transcript.messages, main, first, options);
-  if (transcript.subagents !== undefined)
+  const firstModel = yield* conversationLines(source.messages, main, first, options, source.replay);
+  const subagents = source.subagents();
+  if (subagents !== undefined)
     yield* subagentLines(
-      transcript.subagents,
+      subagents,
       undefined,
       base,
       meta,

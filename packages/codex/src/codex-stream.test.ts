@@ -37,15 +37,16 @@ function expectSamePaths(text: string, to: AnyHarness): void {
     if (!TxcriptError.isInstance(error)) throw error;
     whole = error;
   }
-  const paths = [
+  type Which = { read: "stream" | "whole"; write: "stream" | "whole" };
+  const paths: Which[] = [
     { read: "stream", write: "whole" },
     ...(to.writeStream === undefined
       ? []
-      : [
+      : ([
           { read: "stream", write: "stream" },
           { read: "whole", write: "stream" },
-        ]),
-  ] as const;
+        ] satisfies Which[])),
+  ];
   for (const which of paths) {
     if (whole instanceof Error) {
       // A refused input is refused the same way.

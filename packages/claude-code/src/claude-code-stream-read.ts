@@ -1,0 +1,287 @@
+// A Claude Code session read line by line (core's stream.ts), with the
+// meta, messages and warnings of claudeCodeToCommon.
+//
+// Pass one parses every line (so a bad line is refused before anything is
+// handed out) and keeps, per line, only what choosing the conversation
+// needs (type, uuid, parents, sidechain and agent marks, message id, the
+// ids of tool calls and results): the same selectConversations as the
+// whole path runs on those. It also keeps the meta's first values, the
+// title lines, and the left-out lines' tally. A short second pass, over the
+// head as a rule, finds the model of the first assistant message. The last
+// pass reads the chosen lines through the same ConversationReader and hands
+// out each message once no later line can change it: its split parts are
+// all read (the last line with its message id, known from pass one), and a
+// compaction marker has had its chance at a summary line.
+//
+// A file holding inline subagent (sidechain) lines, as Claude Code 1.0.x
+// wrote, is read whole (claudeCodeToCommon): its subagents are linked
+// across the whole file.
+import {
+  type CodecOptions,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  Lineage,
+  type LineSource,
+  type Message,
+  type Meta,
+  ownValue,
+  readTimestamp,
+  type StreamPart,
+  transcriptParts,
+} from "@txcript/core";
+import { claudeCodeLoss } from "./claude-code-losses.js";
+import { ConversationReader, epoch } from "./claude-code-read.js";
+import { type ClaudeCodeLine, objectAt, parseSessionLine, stringAt } from "./claude-code-schema.js";
+import { LossTally } from "./claude-code-tally.js";
+import { type IndexedLine, selectConversations } from "./claude-code-thread.js";
+import { claudeCodeToCommon, tallyLeftOutLines } from "./claude-code-to-common.js";
+import { lineageKey } from "./claude-code-written.js";
+
+function fileOf(options: CodecOptions): { file?: string } {
+  return typeof options.file === "string" ? { file: options.file } : {};
+}
+
+/** Strings repeated on many lines (types, models, agent ids) kept once. */
+class Strings {
+  readonly #known = new Map<string, string>();
+  of(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const known = this.#known.get(value);
+    if (known !== undefined) return known;
+    if (this.#known.size < 10_000) this.#known.set(value, value);
+    return value;
+  }
+}
+
+/** The keys of a line that choosing the conversation and tallying left-out lines read. */
+function skeletonOf(value: JsonObject, strings: Strings): JsonObject {
+  const skeleton: JsonObject = {};
+  const type = stringAt(value, "type");
+  if (type !== undefined) skeleton.type = strings.of(type) as string;
+  for (const key of ["subtype", "agentId"]) {
+    const found = stringAt(value, key);
+    if (found !== undefined) skeleton[key] = strings.of(found) as string;
+  }
+  for (const key of ["uuid", "logicalParentUuid"]) {
+    const found = stringAt(value, key);
+    if (found !== undefined) skeleton[key] = found;
+  }
+  const parent = ownValue(value, "parentUuid");
+  // Only a string parent is followed; any other value only hides logicalParentUuid.
+  if (parent !== undefined) skeleton.parentUuid = typeof parent === "string" ? parent : null;
+  if (ownValue(value, "isSidechain") === true) skeleton.isSidechain = true;
+  const content = stringAt(value, "content");
+  if (type === "system" && content !== undefined && content.length < 200)
+    skeleton.content = content;
+  const message = objectAt(value, "message");
+  if (message !== undefined) {
+    const kept: JsonObject = {};
+    const id = stringAt(message, "id");
+    if (id !== undefined) kept.id = id;
+    const blocks = ownValue(message, "content");
+    if (Array.isArray(blocks)) {
+      const ids: Json[] = [];
+      for (const block of blocks) {
+        if (!isJsonObject(block)) continue;
+        if (type === "assistant" && ownValue(block, "type") === "tool_use") {
+          const call = ownValue(block, "id");
+          if (typeof call === "string") ids.push({ type: "tool_use", id: call });
+        } else if (type === "user") {
+          const answered = stringAt(block, "tool_use_id");
+          if (answered !== undefined) ids.push({ tool_use_id: answered });
+        }
+      }
+      kept.content = ids;
+    }
+    skeleton.message = kept;
+  }
+  return skeleton;
+}
+
+/** What pass one keeps of the meta: the first value of each key, the title lines, the lineage. */
+class MetaFacts {
+  readonly firsts = new Map<string, string>();
+  timestamp: string | undefined;
+  custom: string | undefined;
+  ai: string | undefined;
+  readonly summaries: { leaf: string; summary: string | undefined }[] = [];
+  lineage: Lineage | undefined;
+  sawLineage = false;
+
+  read(value: JsonObject): void {
+    for (const key of ["sessionId", "cwd", "gitBranch", "version"])
+      if (!this.firsts.has(key)) {
+        const found = stringAt(value, key);
+        if (found !== undefined) this.firsts.set(key, found);
+      }
+    this.timestamp ??= readTimestamp(ownValue(value, "timestamp"));
+    const type = stringAt(value, "type");
+    if (type === "custom-title") this.custom = stringAt(value, "customTitle") ?? this.custom;
+    else if (type === "ai-title") this.ai = stringAt(value, "aiTitle") ?? this.ai;
+    else if (type === "summary") {
+      const leaf = stringAt(value, "leafUuid");
+      if (leaf !== undefined) this.summaries.push({ leaf, summary: stringAt(value, "summary") });
+    }
+    if (!this.sawLineage && Object.hasOwn(value, lineageKey)) {
+      this.sawLineage = true;
+      const lineage = Lineage.safeParse(ownValue(value, lineageKey));
+      if (lineage.success) this.lineage = lineage.data;
+    }
+  }
+
+  /** The title as readTitle has it: custom-title, else the last summary of a leaf here, else ai-title. */
+  title(uuids: ReadonlySet<string>): string | undefined {
+    let summary: string | undefined;
+    for (const entry of this.summaries)
+      if (uuids.has(entry.leaf)) summary = entry.summary ?? summary;
+    return this.custom ?? summary ?? this.ai;
+  }
+}
+
+/** The parsed lines (0-based index, value); with `chosen`, only the lines it marks (pass one parsed them all). */
+function* parsedLines(
+  lines: LineSource,
+  options: CodecOptions,
+  chosen?: Uint8Array,
+): Generator<[number, JsonObject]> {
+  const file = fileOf(options);
+  let index = -1;
+  for (const text of lines()) {
+    index += 1;
+    if (chosen !== undefined && chosen[index] !== 1) continue;
+    const line: ClaudeCodeLine = parseSessionLine(text, index + 1, file);
+    if (line.value !== undefined) yield [index, line.value];
+  }
+}
+
+/** The model of the first assistant message of the chosen lines, read from the head on. */
+function firstModel(
+  lines: LineSource,
+  options: CodecOptions,
+  chosen: Uint8Array,
+): string | undefined {
+  const reader = new ConversationReader(new LossTally());
+  for (const [, value] of parsedLines(lines, options, chosen)) {
+    reader.line(value);
+    const model = reader.messages.find(
+      (message) => message.role === "assistant" && message.model !== undefined,
+    )?.model;
+    if (model !== undefined) return model;
+    // Only a new message can bring a model: the ones read so far are not needed again.
+    reader.messages.length = 0;
+  }
+  return undefined;
+}
+
+/** The parts of a Claude Code session read line by line; the same as claudeCodeToCommon's. */
+export function* claudeCodeReadStream(
+  lines: LineSource,
+  options: CodecOptions,
+): Generator<StreamPart> {
+  const strings = new Strings();
+  const facts = new MetaFacts();
+  let all: IndexedLine[] = [];
+  let count = 0;
+  for (const [index, value] of parsedLines(lines, options)) {
+    facts.read(value);
+    all.push({ index, value: skeletonOf(value, strings) });
+    count = index + 1;
+  }
+  let conversations = selectConversations(all);
+  if (conversations.sidechains.length > 0) {
+    // Inline subagents: read whole, as claudeCodeToCommon links them across the file.
+    all = [];
+    const session = { lines: [] as ClaudeCodeLine[], finalNewline: true };
+    let index = 0;
+    for (const text of lines())
+      session.lines.push(parseSessionLine(text, ++index, fileOf(options)));
+    yield* transcriptParts(claudeCodeToCommon(session, options));
+    return;
+  }
+  const tally = new LossTally();
+  tallyLeftOutLines(conversations.unique, new Set(conversations.main.lines), tally);
+  tally.add(
+    claudeCodeLoss.duplicateLine,
+    "dropped lines repeating a uuid",
+    conversations.duplicateCount,
+  );
+  tally.add(
+    claudeCodeLoss.branch,
+    "left out lines of abandoned branches",
+    conversations.main.branchCount,
+  );
+  // 1: a line of the conversation. And the last line of each split assistant message's id.
+  const chosen = new Uint8Array(count);
+  const lastOfId = new Map<string, number>();
+  for (const { index, value } of conversations.main.lines) {
+    chosen[index] = 1;
+    const message = objectAt(value, "message");
+    const id = message === undefined ? undefined : stringAt(message, "id");
+    if (stringAt(value, "type") === "assistant" && id !== undefined && id !== "")
+      lastOfId.set(id, index);
+  }
+  const uuids = new Set<string>();
+  for (const entry of facts.summaries) uuids.add(entry.leaf);
+  const found = new Set<string>();
+  for (const { value } of all) {
+    const uuid = stringAt(value, "uuid");
+    if (uuid !== undefined && uuids.has(uuid)) found.add(uuid);
+  }
+  // Pass one's lines are let go here: from now on a byte per line and the split ids are kept.
+  all = [];
+  conversations = undefined as never;
+
+  const sessionId = facts.firsts.get("sessionId");
+  const meta: Meta = {
+    id: sessionId !== undefined && sessionId !== "" ? sessionId : "unknown-session",
+    timestamp: facts.timestamp ?? epoch,
+  };
+  const cwd = facts.firsts.get("cwd");
+  if (cwd !== undefined) meta.cwd = cwd;
+  const gitBranch = facts.firsts.get("gitBranch");
+  if (gitBranch !== undefined && gitBranch !== "") meta.gitBranch = gitBranch;
+  const title = facts.title(found);
+  if (title !== undefined) meta.title = title;
+  const version = facts.firsts.get("version");
+  if (version !== undefined) meta.cliVersion = version;
+  const model = firstModel(lines, options, chosen);
+  if (model !== undefined) meta.model = model;
+  if (facts.lineage !== undefined) meta.lineage = facts.lineage;
+  yield { kind: "meta", meta, subagents: false };
+
+  const reader = new ConversationReader(tally);
+  // For each message not yet handed out: the index of the last line that can change it.
+  const finalAt: number[] = [];
+  for (const [index, value] of parsedLines(lines, options, chosen)) {
+    const before = reader.messages.length;
+    reader.line(value);
+    if (reader.messages.length > before) {
+      const message = objectAt(value, "message");
+      const id = message === undefined ? undefined : stringAt(message, "id");
+      const last =
+        stringAt(value, "type") === "assistant" && id !== undefined && id !== ""
+          ? (lastOfId.get(id) ?? index)
+          : index;
+      for (let added = before; added < reader.messages.length; added += 1) finalAt.push(last);
+    }
+    let ready = 0;
+    const open = reader.openCompaction;
+    while (
+      ready < reader.messages.length &&
+      (finalAt[ready] as number) <= index &&
+      !(open !== undefined && (reader.messages[ready] as Message).content[0] === open)
+    )
+      ready += 1;
+    if (ready > 0) {
+      finalAt.splice(0, ready);
+      for (const message of reader.messages.splice(0, ready)) {
+        yield { kind: "message", message };
+      }
+    }
+  }
+  for (const message of reader.messages.splice(0)) yield { kind: "message", message };
+  if (sessionId === undefined || sessionId === "")
+    tally.add(claudeCodeLoss.missingSessionId, "the session names no sessionId");
+  tally.report(options);
+}
