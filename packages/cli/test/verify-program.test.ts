@@ -214,6 +214,42 @@ describe.skipIf(codexBin === undefined)(
   },
 );
 
+describe.skipIf(codexBin === undefined)("TXCRIPT_VERIFY_CODEX_BIN", () => {
+  it("names the program to check with, off PATH", async () => {
+    const named = path.join(root, "my-codex");
+    await fs.symlink(codexBin as string, named);
+    const result = await run(
+      { TXCRIPT_VERIFY_CODEX_BIN: named },
+      "continue",
+      source,
+      "--with",
+      "codex",
+      "--verify",
+      "--no-resume",
+      "--json",
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).verified.path).toBe(named);
+  }, 120_000);
+
+  it("naming something that is not a program fails before writing anything (exit 1)", async () => {
+    const result = await run(
+      { TXCRIPT_VERIFY_CODEX_BIN: source },
+      "continue",
+      source,
+      "--with",
+      "codex",
+      "--verify",
+      "--no-resume",
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `TXCRIPT_VERIFY_CODEX_BIN names ${source}, which is not an executable file`,
+    );
+    expect(await filesUnder(io.env.CODEX_HOME as string)).toEqual([]);
+  });
+});
+
 describe("continue --verify where txcript has no check with the program", () => {
   it("is refused before writing", async () => {
     const { programCheck: _none, ...rest } = codexHarness;
