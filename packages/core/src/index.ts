@@ -113,6 +113,7 @@ export {
   transcriptParts,
 } from "./stream.js";
 export type { PathOptions, PathResult } from "./stream-check.js";
+export { commonDocumentPieces, commonWriteStream } from "./stream-common.js";
 export { convertStreamed, convertWhole } from "./stream-check.js";
 export type { LineReadOptions, LineSource } from "./stream-lines.js";
 export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js";
