@@ -161,6 +161,36 @@ describe("CodexStore.discover reads", () => {
     expect(counted.bytes.get(none)).toBe(131_072);
   });
 
+  it("of a 4 MiB .jsonl.zst, only the compressed bytes of a 128 KiB head", async () => {
+    const id = "019cae10-5d58-7c31-9a53-2f4c1e8b7a15";
+    const text = Buffer.from(meta(id) + prompt("compressed") + filler(4096) + last);
+    // A zstd frame of raw (stored) 16 KiB blocks: compressed bytes = text bytes, so a
+    // reader that inflated the whole file would have to read all 4 MiB of it.
+    const blocks: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])];
+    for (let at = 0; at < text.length; at += 16_384) {
+      const block = text.subarray(at, at + 16_384);
+      const header = (block.length << 3) | (at + 16_384 >= text.length ? 1 : 0);
+      blocks.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, header >> 16]), block);
+    }
+    await fs.mkdir(day(), { recursive: true });
+    const file = path.join(day(), `rollout-2026-03-02T10-00-00-${id}.jsonl.zst`);
+    await fs.writeFile(file, Buffer.concat(blocks));
+    await fs.utimes(
+      file,
+      new Date("2026-03-02T11:22:34.000Z"),
+      new Date("2026-03-02T11:22:34.000Z"),
+    );
+    const store = new CodexStore({ root: home });
+    const found = await discover(store);
+    expect(found.map(({ id, title, updatedAt }) => ({ id, title, updatedAt }))).toEqual([
+      { id, title: "compressed", updatedAt: "2026-03-02T11:22:34.000Z" },
+    ]);
+    expect(counted.bytes.get(file)).toBeGreaterThan(0);
+    expect(counted.bytes.get(file)).toBeLessThanOrEqual(131_072 + 2 * 16_384);
+    // The frame is whole: loading it inflates every byte back.
+    expect(codexCodec.serialize(await store.load(id))).toBe(text.toString("utf8"));
+  });
+
   it("session_index.jsonl once per discover, however many rollouts", async () => {
     const ids = [0, 1, 2].map((n) => `019cae10-5d58-7c31-9a53-2f4c1e8b7a2${n}`);
     for (const id of ids) await write(id, meta(id) + prompt(`p ${id}`), "2026-03-02T11:00:00.000Z");
