@@ -120,24 +120,48 @@ const whatWords: Record<BudgetCut["what"], string> = {
  * continued session leaves out. Returns the note the continued session
  * carries about it.
  */
+/** Where the archive of a session goes: `<cwd>/.txcript/<id, made safe>`. */
+export function archiveDirectory(cwd: string, id: string): string {
+  const safe = id.replace(/[^\w.-]+/g, "_").slice(0, 120) || "session";
+  return path.join(cwd, ".txcript", safe);
+}
+
+/**
+ * What the archive says of the whole session, when it is not at hand as one
+ * Transcript (continue-stream.ts wrote its transcript.common.json already).
+ */
+export interface ArchivedSession {
+  meta: Transcript["meta"];
+  count: number;
+  firstTimestamp: string | undefined;
+}
+
 export async function writeArchive(
   cwd: string,
-  full: Transcript,
+  whole: Transcript | ArchivedSession,
   leftOut: { before: number; cuts: BudgetCut[]; firstKept: number },
   summary: string,
 ): Promise<Archive> {
-  const safe = full.meta.id.replace(/[^\w.-]+/g, "_").slice(0, 120) || "session";
-  const directory = path.join(cwd, ".txcript", safe);
+  const full =
+    "messages" in whole
+      ? {
+          meta: whole.meta,
+          count: whole.messages.length,
+          firstTimestamp: whole.messages[0]?.timestamp,
+        }
+      : whole;
+  const directory = archiveDirectory(cwd, full.meta.id);
   await fs.mkdir(directory, { recursive: true });
-  await writeFileAtomic(
-    path.join(directory, "transcript.common.json"),
-    commonCodec.serialize(commonCodec.fromCommon(full)),
-    { overwrite: true },
-  );
+  if ("messages" in whole)
+    await writeFileAtomic(
+      path.join(directory, "transcript.common.json"),
+      commonCodec.serialize(commonCodec.fromCommon(whole)),
+      { overwrite: true },
+    );
   const lines = [
     `# What the continued session leaves out`,
     "",
-    `Session ${full.meta.id}${full.meta.title ? ` (${full.meta.title})` : ""}: ${full.messages.length} messages, in full in transcript.common.json beside this file (txcript view transcript.common.json#N shows message N).`,
+    `Session ${full.meta.id}${full.meta.title ? ` (${full.meta.title})` : ""}: ${full.count} messages, in full in transcript.common.json beside this file (txcript view transcript.common.json#N shows message N).`,
     "",
     summary,
     "",
@@ -156,7 +180,7 @@ export async function writeArchive(
     directory,
     note: {
       role: "user",
-      timestamp: full.messages[0]?.timestamp ?? full.meta.timestamp,
+      timestamp: full.firstTimestamp ?? full.meta.timestamp,
       content: [
         {
           type: "text",

@@ -7,7 +7,16 @@
 import { existsSync, promises as fs, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixturesRoot, type Home, realRoot, txcript, useHome } from "./e2e.js";
+import {
+  fixturesRoot,
+  type Home,
+  listFiles,
+  makeHome,
+  realRoot,
+  removeHome,
+  txcript,
+  useHome,
+} from "./e2e.js";
 
 let home: Home;
 useHome((fresh) => {
@@ -113,5 +122,82 @@ describe("convert, streamed", () => {
     const streamed = await run(bad, "codex", streamAlways, ["--from", "codex"]);
     expect(whole.code).toBe(1);
     expect(streamed).toEqual(whole);
+  });
+});
+
+/** Everything one `continue` leaves: its output, and every file under the home (its root made "<root>"). */
+async function continued(input: string, target: string, env: Record<string, string>) {
+  const fresh = await makeHome();
+  try {
+    const result = await txcript(
+      fresh,
+      ["continue", input, "--with", target, "--no-resume", "--json"],
+      { env },
+    );
+    // The root, and the root as Claude Code names a project directory after it.
+    const normal = (text: string) =>
+      text.replaceAll(fresh.root, "<root>").replaceAll(fresh.root.replaceAll("/", "-"), "<root>");
+    const files: Record<string, string> = {};
+    for (const file of await listFiles(fresh.root))
+      files[normal(file)] = normal(readFileSync(path.join(fresh.root, file), "utf8"));
+    return {
+      code: result.code,
+      stdout: normal(result.stdout),
+      stderr: normal(result.stderr),
+      files,
+    };
+  } finally {
+    await removeHome(fresh);
+  }
+}
+
+describe("continue, streamed", () => {
+  const compacted = [
+    path.join(fixturesRoot, "claude-code/compaction.jsonl"),
+    path.join(fixturesRoot, "claude-code/compaction-missing-parent.jsonl"),
+    path.join(fixturesRoot, "codex/compacted.jsonl"),
+  ];
+  it("from the last compaction: the whole path's session, archive, notes and result", async () => {
+    for (const input of compacted)
+      for (const target of ["codex", "claude_code"]) {
+        const whole = await continued(input, target, {});
+        const streamed = await continued(input, target, streamAlways);
+        expect(whole.code, `${input} → ${target}: ${whole.stderr}`).toBe(0);
+        // The archive is there: the left-out part was archived.
+        expect(
+          Object.keys(whole.files).some((file) => file.endsWith("transcript.common.json")),
+        ).toBe(true);
+        expect(streamed, `${input} → ${target}`).toEqual(whole);
+      }
+  });
+
+  it("past the input limit, streams from the last compaction; --full and a range are refused saying why", async () => {
+    const input = compacted[2] as string;
+    const size = readFileSync(input).length;
+    const env = { ...streamAlways, TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
+    const streamed = await continued(input, "claude_code", env);
+    expect(streamed.code, streamed.stderr).toBe(0);
+    for (const [args, why] of [
+      [["--full"], "cannot stream: --full replays the whole session"],
+      [["--from", "codex"], undefined],
+    ] as const) {
+      const result = await txcript(
+        home,
+        ["continue", input, "--with", "claude_code", "--no-resume", ...args],
+        { env },
+      );
+      if (why === undefined) expect(result.code, result.stderr).toBe(0);
+      else {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(why);
+      }
+    }
+    const ranged = await txcript(
+      home,
+      ["continue", `${input}#1-2`, "--with", "claude_code", "--no-resume"],
+      { env },
+    );
+    expect(ranged.code).toBe(1);
+    expect(ranged.stderr).toContain("cannot stream: a range is cut from the whole session");
   });
 });

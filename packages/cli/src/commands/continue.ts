@@ -5,10 +5,11 @@ import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError, WarningCollector } from "@txcript/core";
-import { type Parsed, requireOption, stringOption } from "../args.js";
+import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { planCopy } from "../continue-plan.js";
+import { streamedCopy } from "../continue-stream.js";
 import { findHarness, type Harness } from "../harnesses.js";
-import { readInput, readTranscript } from "../input.js";
+import { type Input, locateInput, readLocated, readTranscript } from "../input.js";
 import { type Io, write } from "../io.js";
 import { lossJson, onLeg, type ReportSettings, reportSettings } from "../losses.js";
 import { note, printWarnings } from "../output.js";
@@ -44,20 +45,18 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-export async function continueCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
-  const target = findHarness(requireOption(values, "with", "continue"));
-  refuseTarget(target);
-  // --verify finds the target's program before anything is written.
-  const program = values.verify === true ? await findProgram(io, target) : undefined;
-  const { ref, range } = splitRange(positionals[0] as string);
-  const input = await readInput(ref, io, stringOption(values, "from"));
-  const settings = reportSettings(values);
+/** The whole path: the session read, redacted when asked, ranged, and planned (planCopy). */
+async function readForCopy(
+  io: Io,
+  values: Values,
+  settings: ReportSettings,
+  input: Input,
+  range: ReturnType<typeof splitRange>["range"],
+  target: Harness,
+) {
   const read = readTranscript(input);
-  const readWarnings = read.warnings;
   // Secrets go before anything is written: the session, and the archive of what is left out.
   const { transcript } = await redactIfAsked(io, values, read.transcript, settings);
-  const collector = new WarningCollector();
-  for (const warning of readWarnings) collector.add(warning);
   const ranged = sliceForCopy(transcript, range);
   // The harness resumes by looking in the directory it runs in, so the copy
   // is written for the directory it will be launched in: the recorded one
@@ -71,6 +70,31 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     target: target.id,
     directory,
   });
+  return { input, readWarnings: read.warnings, transcript, ranged, directory, plan };
+}
+
+export async function continueCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
+  const target = findHarness(requireOption(values, "with", "continue"));
+  refuseTarget(target);
+  // --verify finds the target's program before anything is written.
+  const program = values.verify === true ? await findProgram(io, target) : undefined;
+  const { ref, range } = splitRange(positionals[0] as string);
+  const located = await locateInput(ref, io, stringOption(values, "from"));
+  const settings = reportSettings(values);
+  // A long session file continued from its last compaction streams (continue-stream.ts).
+  const streamed = await streamedCopy(io, located, {
+    values,
+    settings,
+    ranged: range !== undefined,
+    target,
+    directoryFor: (cwd) => resumeDirectory(io, cwd, settings),
+  });
+  const { input, readWarnings, transcript, ranged, directory, plan } =
+    streamed === undefined
+      ? await readForCopy(io, values, settings, await readLocated(located, io), range, target)
+      : { ...streamed, ranged: streamed.transcript };
+  const collector = new WarningCollector();
+  for (const warning of readWarnings) collector.add(warning);
   // A copy of a range is a different conversation: give it its own id.
   const copy = {
     ...plan.copy,

@@ -1,0 +1,218 @@
+// The streaming source of `continue`: a session file of at least
+// TXCRIPT_STREAM_MIN_BYTES whose harness reads line by line, continued from
+// its last compaction (the default), is never held whole. A first pass over
+// its parts counts the messages and finds the last compaction marker; a
+// second reads the warnings of the read leg, keeps the messages from the
+// marker on (what the copy is made of), and writes the whole session into
+// the archive's transcript.common.json as it goes. What follows is
+// planCopy's (continue-plan.ts), on that tail: the same notes, the same
+// budget fitting, the same archive and note. --full, a range, --redact, or
+// a session without a compaction take the whole path (and past the input
+// limit are refused, saying why).
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type CodecOptions,
+  commonDocumentPieces,
+  compactionOf,
+  type Message,
+  type Meta,
+  readFileLines,
+  readHead,
+  type StreamPart,
+  type Subagent,
+  type Transcript,
+  TxcriptError,
+  type Warning,
+  WarningCollector,
+  writeFileAtomic,
+} from "@txcript/core";
+import { integerOption, type Values } from "./args.js";
+import { archiveDirectory, fitForTarget, writeArchive } from "./context-budget.js";
+import type { Plan } from "./continue-plan.js";
+import { detectHarness, type Harness } from "./harnesses.js";
+import type { Input, Located } from "./input.js";
+import type { Io } from "./io.js";
+import { maxInputBytes, tooLarge } from "./limits.js";
+import { onLeg, type ReportSettings } from "./losses.js";
+import { note } from "./output.js";
+import { bigInputStatus } from "./progress.js";
+import { locate, withFile, withFileEach } from "./report.js";
+import { streamMinBytes } from "./stream-convert.js";
+
+export interface StreamedCopy {
+  input: Input;
+  readWarnings: Warning[];
+  /** The session as far as the copy needs it: its meta, and the messages from the last compaction on. */
+  transcript: Transcript;
+  directory: string;
+  plan: Plan;
+}
+
+/** Insert `message` after the leading context messages (as planCopy does). */
+function afterContext(transcript: Transcript, message: Message): Transcript {
+  let index = 0;
+  while (index < transcript.messages.length && transcript.messages[index]?.context !== undefined)
+    index += 1;
+  const messages = [...transcript.messages];
+  messages.splice(index, 0, message);
+  return { ...transcript, messages };
+}
+
+function whyNot(harness: Harness, values: Values, ranged: boolean): string | undefined {
+  if (harness.readStream === undefined)
+    return `${harness.id} is read as one document, not line by line`;
+  if (ranged) return "a range is cut from the whole session";
+  if (values.full === true) return "--full replays the whole session";
+  if (values.redact === true || values["redact-report"] !== undefined)
+    return "--redact needs the whole session";
+  return undefined;
+}
+
+function refuse(located: Located & { kind: "file" }, limit: number, reason: string): TxcriptError {
+  const refusal = tooLarge(located.shown, limit, located.size);
+  return new TxcriptError(refusal.code, refusal.message, {
+    location: refusal.location,
+    hint: `${refusal.hint}; it cannot stream: ${reason}`,
+  });
+}
+
+/**
+ * The copy's source read as a stream, when it streams (see the module
+ * comment); undefined for the whole path. `directoryFor` is continue's
+ * choice of where the copy resumes, given the recorded cwd.
+ */
+export async function streamedCopy(
+  io: Io,
+  located: Located,
+  options: {
+    values: Values;
+    settings: ReportSettings;
+    ranged: boolean;
+    target: Harness;
+    directoryFor: (cwd: string | undefined) => Promise<string>;
+  },
+): Promise<StreamedCopy | undefined> {
+  if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
+  const { values, settings, target } = options;
+  const limit = maxInputBytes(io.env);
+  const harness =
+    located.forced ?? detectHarness(await readHead(located.path, 65_536), located.shown);
+  const reason = whyNot(harness, values, options.ranged);
+  if (reason !== undefined) {
+    if (located.size > limit) throw refuse(located, limit, reason);
+    return undefined;
+  }
+  const reader = harness.readStream as NonNullable<Harness["readStream"]>;
+  const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
+  const read: CodecOptions = {
+    ...harness.readOptions?.({ startTime: located.mtime }),
+    file: located.shown,
+  };
+  bigInputStatus(io, located.shown, located.size);
+  // Pass one, silent: how many messages, and where the last compaction is.
+  let count = 0;
+  let last = -1;
+  withFile(located.shown, () => {
+    const { onWarning: _, ...silent } = read;
+    for (const part of reader(lines, silent))
+      if (part.kind === "message") {
+        if (compactionOf(part.message) !== undefined) last = count;
+        count += 1;
+      }
+  });
+  if (last <= 0) {
+    // Nothing to start from but the beginning: the whole session is the copy.
+    if (located.size > limit) throw refuse(located, limit, "it has no compaction to start from");
+    return undefined;
+  }
+  // Pass two: the read leg's warnings, the tail, and the archive's copy of the whole session.
+  const collector = new WarningCollector();
+  const tail: Message[] = [];
+  const subagents: Subagent[] = [];
+  const parts = reader(lines, { ...read, onWarning: onLeg("read", harness.id, collector.add) });
+  const iterator = parts[Symbol.iterator]();
+  const first = withFile(located.shown, () => iterator.next());
+  const head = first.value as StreamPart | undefined;
+  if (first.done || head?.kind !== "meta") throw new Error("a stream starts with its meta");
+  const { meta } = head;
+  const announced = head.subagents;
+  const directory = await options.directoryFor(meta.cwd);
+  const archive = archiveDirectory(directory, meta.id);
+  let index = 0;
+  let firstTimestamp: string | undefined;
+  const messages = function* (): Generator<Message> {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      const part = next.value;
+      if (part.kind === "subagent") subagents.push(part.subagent);
+      else if (part.kind === "message") {
+        if (index >= last) tail.push(part.message);
+        if (index === 0) firstTimestamp = part.message.timestamp;
+        index += 1;
+        yield part.message;
+      }
+    }
+  };
+  const archived = path.join(archive, "transcript.common.json");
+  await fs.mkdir(archive, { recursive: true });
+  await writeFileAtomic(
+    archived,
+    withFileEach(
+      located.shown,
+      commonDocumentPieces(meta, messages(), () => (announced ? subagents : undefined)),
+    ),
+    { overwrite: true },
+  );
+  const transcript: Transcript = {
+    meta,
+    messages: tail,
+    ...(subagents.length > 0 ? { subagents } : {}),
+  };
+  const input: Input = {
+    text: "",
+    file: located.shown,
+    harness,
+    startTime: located.mtime,
+    ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
+  };
+  // What planCopy does after fromLastCompaction, on the tail.
+  await note(
+    io,
+    settings,
+    `starting from the last compaction, as ${harness.id} would: ${last} earlier message${last === 1 ? "" : "s"} left out (--full replays everything)`,
+  );
+  const budget = integerOption(values, "budget", "continue", 1);
+  const fitted = await fitForTarget(transcript, target.id, budget).catch(async (error: unknown) => {
+    // As on the whole path, a copy that cannot be fitted leaves no archive behind.
+    await fs.rm(archived, { force: true });
+    throw locate(error, located.shown);
+  });
+  if (fitted.cuts.length > 0)
+    await note(
+      io,
+      settings,
+      `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
+    );
+  const summary = [
+    `${last} messages before the last compaction`,
+    fitted.cuts.length > 0
+      ? `${fitted.cuts.length} cuts to fit ${fitted.budget} tokens (${fitted.before} → ${fitted.after})`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const written = await writeArchive(
+    directory,
+    { meta, count, firstTimestamp },
+    { before: fitted.before, cuts: fitted.cuts, firstKept: last + 1 },
+    summary,
+  );
+  await note(io, settings, `what was left out is archived in ${written.directory}`);
+  return {
+    input,
+    readWarnings: collector.warnings,
+    transcript,
+    directory,
+    plan: { copy: afterContext(fitted.transcript, written.note), archive: written.directory },
+  };
+}
