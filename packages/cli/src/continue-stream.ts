@@ -16,7 +16,6 @@ import {
   commonDocumentPieces,
   compactionOf,
   type Message,
-  type Meta,
   readFileLines,
   readHead,
   type StreamPart,
