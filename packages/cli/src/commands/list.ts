@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { type Discovered, type SkippedFile, TxcriptError } from "@txcript/core";
 import { integerOption, type Parsed, stringOption } from "../args.js";
-import { findHarness, stores } from "../harnesses.js";
+import { findHarness, harnessList, stores } from "../harnesses.js";
 import { type Io, write } from "../io.js";
 
 export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
@@ -12,7 +12,10 @@ export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
   const only = from === undefined ? undefined : findHarness(from);
   if (only && !only.store) {
     throw new TxcriptError("USAGE", `${only.id} keeps no sessions on disk`, {
-      hint: "list reads the stores of amp and claude_code",
+      hint: `list reads the stores of ${harnessList()
+        .filter((harness) => harness.store !== undefined)
+        .map((harness) => harness.id)
+        .join(", ")}`,
     });
   }
   const limit = integerOption(values, "limit", "list", 1);
