@@ -18,8 +18,6 @@
 // across the whole file.
 import {
   type CodecOptions,
-  isJsonObject,
-  type Json,
   type JsonObject,
   Lineage,
   type LineSource,
@@ -33,70 +31,13 @@ import {
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { ConversationReader, epoch } from "./claude-code-read.js";
 import { type ClaudeCodeLine, objectAt, parseSessionLine, stringAt } from "./claude-code-schema.js";
+import { CompactLines } from "./claude-code-stream-select.js";
 import { LossTally } from "./claude-code-tally.js";
-import { type IndexedLine, selectConversations } from "./claude-code-thread.js";
-import { claudeCodeToCommon, tallyLeftOutLines } from "./claude-code-to-common.js";
+import { claudeCodeToCommon } from "./claude-code-to-common.js";
 import { lineageKey } from "./claude-code-written.js";
 
 function fileOf(options: CodecOptions): { file?: string } {
   return typeof options.file === "string" ? { file: options.file } : {};
-}
-
-/** Strings repeated on many lines (types, models, agent ids) kept once. */
-class Strings {
-  readonly #known = new Map<string, string>();
-  of(value: string | undefined): string | undefined {
-    if (value === undefined) return undefined;
-    const known = this.#known.get(value);
-    if (known !== undefined) return known;
-    if (this.#known.size < 10_000) this.#known.set(value, value);
-    return value;
-  }
-}
-
-/** The keys of a line that choosing the conversation and tallying left-out lines read. */
-function skeletonOf(value: JsonObject, strings: Strings): JsonObject {
-  const skeleton: JsonObject = {};
-  const type = stringAt(value, "type");
-  if (type !== undefined) skeleton.type = strings.of(type) as string;
-  for (const key of ["subtype", "agentId"]) {
-    const found = stringAt(value, key);
-    if (found !== undefined) skeleton[key] = strings.of(found) as string;
-  }
-  for (const key of ["uuid", "logicalParentUuid"]) {
-    const found = stringAt(value, key);
-    if (found !== undefined) skeleton[key] = found;
-  }
-  const parent = ownValue(value, "parentUuid");
-  // Only a string parent is followed; any other value only hides logicalParentUuid.
-  if (parent !== undefined) skeleton.parentUuid = typeof parent === "string" ? parent : null;
-  if (ownValue(value, "isSidechain") === true) skeleton.isSidechain = true;
-  const content = stringAt(value, "content");
-  if (type === "system" && content !== undefined && content.length < 200)
-    skeleton.content = content;
-  const message = objectAt(value, "message");
-  if (message !== undefined) {
-    const kept: JsonObject = {};
-    const id = stringAt(message, "id");
-    if (id !== undefined) kept.id = id;
-    const blocks = ownValue(message, "content");
-    if (Array.isArray(blocks)) {
-      const ids: Json[] = [];
-      for (const block of blocks) {
-        if (!isJsonObject(block)) continue;
-        if (type === "assistant" && ownValue(block, "type") === "tool_use") {
-          const call = ownValue(block, "id");
-          if (typeof call === "string") ids.push({ type: "tool_use", id: call });
-        } else if (type === "user") {
-          const answered = stringAt(block, "tool_use_id");
-          if (answered !== undefined) ids.push({ tool_use_id: answered });
-        }
-      }
-      kept.content = ids;
-    }
-    skeleton.message = kept;
-  }
-  return skeleton;
 }
 
 /** What pass one keeps of the meta: the first value of each key, the title lines, the lineage. */
@@ -179,19 +120,16 @@ export function* claudeCodeReadStream(
   lines: LineSource,
   options: CodecOptions,
 ): Generator<StreamPart> {
-  const strings = new Strings();
   const facts = new MetaFacts();
-  let all: IndexedLine[] = [];
+  const compact = new CompactLines();
   let count = 0;
   for (const [index, value] of parsedLines(lines, options)) {
     facts.read(value);
-    all.push({ index, value: skeletonOf(value, strings) });
+    compact.add(index, value);
     count = index + 1;
   }
-  let conversations = selectConversations(all);
-  if (conversations.sidechains.length > 0) {
+  if (compact.sidechains) {
     // Inline subagents: read whole, as claudeCodeToCommon links them across the file.
-    all = [];
     const session = { lines: [] as ClaudeCodeLine[], finalNewline: true };
     let index = 0;
     for (const text of lines())
@@ -200,37 +138,15 @@ export function* claudeCodeReadStream(
     return;
   }
   const tally = new LossTally();
-  tallyLeftOutLines(conversations.unique, new Set(conversations.main.lines), tally);
-  tally.add(
-    claudeCodeLoss.duplicateLine,
-    "dropped lines repeating a uuid",
-    conversations.duplicateCount,
-  );
-  tally.add(
-    claudeCodeLoss.branch,
-    "left out lines of abandoned branches",
-    conversations.main.branchCount,
-  );
-  // 1: a line of the conversation. And the last line of each split assistant message's id.
+  const selected = compact.select(tally);
+  tally.add(claudeCodeLoss.duplicateLine, "dropped lines repeating a uuid", selected.duplicates);
+  tally.add(claudeCodeLoss.branch, "left out lines of abandoned branches", selected.branches);
+  // 1: a line of the conversation.
   const chosen = new Uint8Array(count);
-  const lastOfId = new Map<string, number>();
-  for (const { index, value } of conversations.main.lines) {
-    chosen[index] = 1;
-    const message = objectAt(value, "message");
-    const id = message === undefined ? undefined : stringAt(message, "id");
-    if (stringAt(value, "type") === "assistant" && id !== undefined && id !== "")
-      lastOfId.set(id, index);
-  }
-  const uuids = new Set<string>();
-  for (const entry of facts.summaries) uuids.add(entry.leaf);
+  for (const index of selected.lines) chosen[index] = 1;
+  const { lastOfMessage } = selected;
   const found = new Set<string>();
-  for (const { value } of all) {
-    const uuid = stringAt(value, "uuid");
-    if (uuid !== undefined && uuids.has(uuid)) found.add(uuid);
-  }
-  // Pass one's lines are let go here: from now on a byte per line and the split ids are kept.
-  all = [];
-  conversations = undefined as never;
+  for (const entry of facts.summaries) if (selected.hasUuid(entry.leaf)) found.add(entry.leaf);
 
   const sessionId = facts.firsts.get("sessionId");
   const meta: Meta = {
@@ -259,9 +175,10 @@ export function* claudeCodeReadStream(
     if (reader.messages.length > before) {
       const message = objectAt(value, "message");
       const id = message === undefined ? undefined : stringAt(message, "id");
+      const known = id === undefined || id === "" ? -1 : compact.messageIds.find(id);
       const last =
-        stringAt(value, "type") === "assistant" && id !== undefined && id !== ""
-          ? (lastOfId.get(id) ?? index)
+        stringAt(value, "type") === "assistant" && known !== -1
+          ? Math.max(index, lastOfMessage[known] as number)
           : index;
       for (let added = before; added < reader.messages.length; added += 1) finalAt.push(last);
     }

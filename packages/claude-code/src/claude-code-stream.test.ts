@@ -133,6 +133,90 @@ describe("claude code streaming law", () => {
     },
   );
 
+  it("lines off the chain the whole path keeps: a result on a side branch, a split part, a duplicate", () => {
+    const base = {
+      sessionId: "5e551011-0000-4000-8000-0000000000aa",
+      cwd: "/w",
+      version: "2.1.30",
+    };
+    const at = (n: number) => `2026-04-01T07:00:0${n}.000Z`;
+    const lines = [
+      {
+        ...base,
+        type: "user",
+        parentUuid: null,
+        uuid: "u-a",
+        timestamp: at(0),
+        message: { role: "user", content: "go" },
+      },
+      {
+        ...base,
+        type: "assistant",
+        parentUuid: "u-a",
+        uuid: "u-b",
+        timestamp: at(1),
+        message: {
+          id: "m1",
+          role: "assistant",
+          model: "claude-x",
+          content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls" } }],
+        },
+      },
+      {
+        ...base,
+        type: "user",
+        parentUuid: "u-b",
+        uuid: "u-c",
+        timestamp: at(2),
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: "a b" }],
+        },
+      },
+      {
+        ...base,
+        type: "assistant",
+        parentUuid: "u-x",
+        uuid: "u-e",
+        timestamp: at(3),
+        message: {
+          id: "m1",
+          role: "assistant",
+          model: "claude-x",
+          content: [{ type: "text", text: "part" }],
+        },
+      },
+      {
+        ...base,
+        type: "user",
+        parentUuid: "u-a",
+        uuid: "u-a",
+        timestamp: at(4),
+        message: { role: "user", content: "again" },
+      },
+      {
+        ...base,
+        type: "assistant",
+        parentUuid: "u-b",
+        uuid: "u-d",
+        timestamp: at(5),
+        message: {
+          id: "m2",
+          role: "assistant",
+          model: "claude-x",
+          content: [{ type: "text", text: "done" }],
+        },
+      },
+    ];
+    const text = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+    // Control: the whole path reads the side-branch result and the split part.
+    const whole = claudeCodeHarness.codec.toCommon(claudeCodeHarness.codec.parse(text));
+    const blocks = whole.messages.flatMap((message) => message.content.map((block) => block.type));
+    expect(blocks).toContain("tool_result");
+    expect(blocks.filter((type) => type === "text")).toHaveLength(3);
+    for (const to of targets) expectSamePaths(text, to);
+  });
+
   it("a file read in small slices gives the same as its text", () => {
     const file = path.join(scratch, "rollout.jsonl");
     const text = readFileSync(fixtures[0] as string, "utf8");

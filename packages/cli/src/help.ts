@@ -62,6 +62,10 @@ export function environmentVariables(): [string, string][] {
       "TXCRIPT_MAX_INPUT_BYTES",
       "the largest input read whole, in bytes (default 524288000, 500 MiB)",
     ],
+    [
+      "TXCRIPT_STREAM_MIN_BYTES",
+      "session files this long or longer stream when both harnesses can (default 67108864, 64 MiB)",
+    ],
   ];
 }
 

@@ -7,6 +7,7 @@
 // stdout) takes the whole path, and past the limit its refusal says why.
 import {
   type CodecOptions,
+  commonWriteStream,
   readFileLines,
   readHead,
   streamConvert,
@@ -51,9 +52,14 @@ export interface StreamSource {
 }
 
 /** Why `from → to` cannot stream, or undefined when it can. */
+/** How `to` writes from parts: its own writeStream, or core's for the Common document. */
+function streamWriter(to: Harness): Harness["writeStream"] {
+  return to.writeStream ?? (to.id === "common" ? commonWriteStream : undefined);
+}
+
 function whyNot(from: Harness, to: Harness): string | undefined {
   if (from.readStream === undefined) return `${from.id} is read as one document, not line by line`;
-  if (to.writeStream === undefined) return `${to.id} is written from the whole session`;
+  if (streamWriter(to) === undefined) return `${to.id} is written from the whole session`;
   return undefined;
 }
 
@@ -131,7 +137,7 @@ export function convertStreamSource(
   const converted = streamConvert(
     lines,
     harness.readStream as NonNullable<Harness["readStream"]>,
-    to.writeStream as NonNullable<Harness["writeStream"]>,
+    streamWriter(to) as NonNullable<Harness["writeStream"]>,
     {
       read,
       write,

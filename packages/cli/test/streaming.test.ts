@@ -56,8 +56,8 @@ async function run(input: string, to: string, env: Record<string, string>, extra
 
 describe("convert, streamed", () => {
   for (const [from, inputs, targets] of [
-    ["codex", codexInputs, ["codex", "claude_code"]],
-    ["claude_code", claudeInputs, ["codex", "claude_code"]],
+    ["codex", codexInputs, ["codex", "claude_code", "common"]],
+    ["claude_code", claudeInputs, ["codex", "claude_code", "common"]],
   ] as const)
     it(`${from} inputs give the whole path's output, result and report`, async () => {
       expect(inputs.length).toBeGreaterThan(2);

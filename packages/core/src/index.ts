@@ -72,6 +72,13 @@ export {
   stringifyJson,
 } from "./json.js";
 export { commonJsonSchema } from "./json-schema.js";
+export type { JsonLineOptions, JsonLines, JsonObjectLine } from "./jsonl.js";
+export {
+  joinJsonLines,
+  parseJsonObjectLine,
+  parseJsonObjectLines,
+  splitJsonLines,
+} from "./jsonl.js";
 export type { BlockType, CanonicalStopReason } from "./model.js";
 export {
   Block,
@@ -113,8 +120,9 @@ export {
   transcriptParts,
 } from "./stream.js";
 export type { PathOptions, PathResult } from "./stream-check.js";
-export { commonDocumentPieces, commonWriteStream } from "./stream-common.js";
 export { convertStreamed, convertWhole } from "./stream-check.js";
+export { commonDocumentPieces, commonWriteStream } from "./stream-common.js";
+export { IntColumn, StringIds } from "./stream-intern.js";
 export type { LineReadOptions, LineSource } from "./stream-lines.js";
 export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js";
 export type { MessageRange, ToTextOptions } from "./text.js";
