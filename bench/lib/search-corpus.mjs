@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { generateConversation } from "./conversation.mjs";
 import { ampMessageSize, writeAmpThread } from "./writers.mjs";
 
-const generatorVersion = 1;
+const generatorVersion = 2;
 
 /** The profile of issue 19: a realistic corpus of one person's sessions. */
 export const searchProfile = {
@@ -26,12 +26,16 @@ export const searchProfile = {
   seed: 90_000,
 };
 
-/** Phrases planted in the first prompt of a few sessions (the search bench looks them up). */
+/**
+ * Phrases planted in the first prompt of a few sessions (the search bench looks them up), one
+ * per store in turn, at sizes spread over the profile.
+ */
 export const needles = [
   { phrase: "the flaky upload test", query: "flaky upload test", what: "a literal phrase" },
   { phrase: "Café crème brûlée migration", query: "cafe creme brulee", what: "accents" },
   { phrase: "QUOTA-EXCEEDED on the staging bucket", query: "quota exceeded", what: "case and -" },
   { phrase: "zygomorphic tokenizer regression", query: "zygomorphic", what: "one rare word" },
+  { phrase: "ultraviolet checksum drift", query: "ultraviolet checksum", what: "two words" },
 ];
 
 // Acklam's rational approximation of the standard normal quantile (|error| < 1.2e-9).
@@ -145,6 +149,15 @@ async function usableStores(harnesses, codecs, environment, home) {
   return { usable, left };
 }
 
+/** Whether every session file of a manifest is still there with its size. */
+async function intact(home, sessions) {
+  for (const session of sessions) {
+    const stat = await fs.stat(path.join(home, session.path)).catch(() => undefined);
+    if (stat?.size !== session.bytes) return false;
+  }
+  return true;
+}
+
 /**
  * Write the corpus under `<corpus>/search/home` (reused when the manifest
  * matches). `count` makes a smaller corpus of the same shape.
@@ -165,7 +178,12 @@ export async function ensureSearchCorpus(corpus, { harnesses, codecs, log, count
   };
   if (existsSync(manifestFile)) {
     const manifest = JSON.parse(await fs.readFile(manifestFile, "utf8"));
-    if (JSON.stringify(manifest.wanted) === JSON.stringify(wanted)) return manifest;
+    // Reused only whole: a session file gone or changed (a bench run touched it) rebuilds it.
+    if (
+      JSON.stringify(manifest.wanted) === JSON.stringify(wanted) &&
+      (await intact(manifest.home, manifest.sessions))
+    )
+      return manifest;
   }
   await fs.rm(root, { recursive: true, force: true });
   await fs.mkdir(home, { recursive: true });
@@ -177,11 +195,13 @@ export async function ensureSearchCorpus(corpus, { harnesses, codecs, log, count
   const sessions = [];
   const refused = {};
   const planted = [];
+  // Needle i goes to store i (mod the stores), near quantile (2i + 1) / 2n of the sizes.
+  const stores = Math.max(1, usable.length);
   const needleAt = new Map(
-    needles.map((needle, index) => [
-      Math.floor(((index * 2 + 1) * files) / (needles.length * 2)),
-      needle,
-    ]),
+    needles.map((needle, index) => {
+      const near = Math.floor(((index * 2 + 1) * files) / (needles.length * 2));
+      return [near - (near % stores) + (index % stores), needle];
+    }),
   );
   let lastLog = performance.now();
   for (const [index, target] of sizes.entries()) {

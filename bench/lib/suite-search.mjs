@@ -1,10 +1,221 @@
-// Placeholder until the search suite of issue 19 lands: its figures, not measured.
-export async function search() {
+// The search figures of issue 19, over the generated search corpus
+// (lib/search-corpus.mjs: ~3,000 sessions over every store that saves into
+// a fresh home), each through the built CLI as a whole process:
+// - the first index build: `txcript search --reindex <word>`, session bytes
+//   the index read ÷ wall seconds (and ÷ CPU seconds, and peak RSS, from
+//   GNU time when installed);
+// - a query over the built index, nothing changed: median whole-process
+//   time, and ÷ `node -e 0` in the same interleaved rounds;
+// - a search after one session file changed (a line appended in place to a
+//   median-sized session of a store dated by file time, then a second
+//   search with nothing changed): changed ÷ unchanged, paired by round;
+// - the planted phrases: each found in its harness and session, and
+//   `txcript view <id>#<ordinal>` shows it.
+// The changed file is restored (truncated back, its times reset) at the end,
+// so the corpus stays reusable.
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { gnuTime, hasGnuTime, pairedRatio, summarize, timeCommand } from "./measure.mjs";
+import { cliBin, repoRoot } from "./packages.mjs";
+import { formatBytes, formatMs, formatRatio } from "./report.mjs";
+import { ensureSearchCorpus, needles, searchEnvironment } from "./search-corpus.mjs";
+
+const group = "search";
+const node = process.execPath;
+const names = {
+  build: "first index build, session bytes ÷ wall time",
+  query: "query over the built index, whole process (median)",
+  incremental: "search after one file changed ÷ nothing changed",
+  needles: "planted phrases found in their session, and view shows them",
+};
+const load = () => os.loadavg()[0].toFixed(1);
+
+function skippedAll(reason) {
   return [
-    {
-      group: "search",
-      name: "search figures of issue 19",
-      skipped: "the search suite is not written yet",
-    },
+    { group, name: names.build, skipped: reason, target: "≥ 50 MB/s" },
+    { group, name: names.query, skipped: reason, target: "≤ 50 ms" },
+    { group, name: names.incremental, skipped: reason, target: "≤ 2×" },
+    { group, name: names.needles, skipped: reason, target: "all" },
   ];
+}
+
+/** Wall, user+system seconds and peak RSS of one run, through GNU time when present. */
+async function timed(args, options) {
+  if (!hasGnuTime) return { ...(await timeCommand(node, args, options)) };
+  const result = await timeCommand(gnuTime, ["-f", "%U %S %M", node, ...args], options);
+  const last = result.stderr.trim().split("\n").at(-1) ?? "";
+  const [user, system, rss] = last.split(" ").map(Number);
+  return { ...result, cpuSeconds: user + system, rssBytes: rss * 1024 };
+}
+
+export async function search({ corpus, cli, codecs, harnesses, log, quick }) {
+  if (!cli?.available) return skippedAll("packages/cli/dist/txcript.js is not built");
+  if (codecs?.amp === undefined) return skippedAll("no Amp codec to write the corpus with");
+  const manifest = await ensureSearchCorpus(corpus, {
+    harnesses,
+    codecs,
+    log,
+    ...(quick ? { count: 300 } : {}),
+  });
+  const home = manifest.home;
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    NO_COLOR: "1",
+    ...searchEnvironment(home),
+  };
+  const options = { cwd: repoRoot, env };
+  const sessionBytes = manifest.sessions.reduce((total, session) => total + session.bytes, 0);
+  const figures = [];
+
+  // First build: one run (two with --quick's small corpus), each from no index at all.
+  const builds = [];
+  for (let run = 0; run < (quick ? 2 : 1); run++) {
+    log(
+      `search: first index build over ${manifest.sessions.length} sessions, ${formatBytes(sessionBytes)} (load ${load()})`,
+    );
+    const loadBefore = load();
+    const result = await timed(
+      [cliBin, "search", "--reindex", "--json", needles[0].query],
+      options,
+    );
+    if (result.code !== 0)
+      return skippedAll(`txcript search --reindex failed: ${result.stderr.slice(-300)}`);
+    builds.push({ ...result, load: `${loadBefore}–${load()}` });
+  }
+  const rates = builds.map((build) => sessionBytes / 1e6 / (build.ms / 1000));
+  const rate = summarize(rates);
+  const last = builds.at(-1);
+  figures.push({
+    group,
+    name: names.build,
+    value: rate,
+    unit: "MB/s",
+    target: "≥ 50 MB/s",
+    met: rate.median >= 50,
+    context: `${formatBytes(sessionBytes)} in ${manifest.sessions.length} files: ${(last.ms / 1000).toFixed(1)} s wall${last.cpuSeconds === undefined ? "" : `, ${last.cpuSeconds.toFixed(1)} s CPU (${(sessionBytes / 1e6 / last.cpuSeconds).toFixed(1)} MB/s of CPU), peak RSS ${formatBytes(last.rssBytes)}`}; load ${last.load}; ${builds.length} run${builds.length === 1 ? "" : "s"}`,
+  });
+
+  // Queries over the built index, nothing changed, interleaved with node -e 0.
+  const rounds = quick ? 10 : 25;
+  log(`search: ${rounds} interleaved rounds of node -e 0 and a query (load ${load()})`);
+  const query = { command: node, args: [cliBin, "search", needles[3].query], options };
+  const base = { command: node, args: ["-e", "0"], options };
+  const times = { node: [], query: [] };
+  const loadBefore = load();
+  for (let round = -2; round < rounds; round++) {
+    const b = await timeCommand(base.command, base.args, base.options);
+    const q = await timeCommand(query.command, query.args, query.options);
+    if (q.code !== 0) return skippedAll(`txcript search failed: ${q.stderr.slice(-300)}`);
+    if (round >= 0) {
+      times.node.push(b.ms);
+      times.query.push(q.ms);
+    }
+  }
+  const queryTime = summarize(times.query);
+  const overNode = pairedRatio(times.query, times.node);
+  figures.push({
+    group,
+    name: names.query,
+    value: queryTime,
+    unit: "ms",
+    target: "≤ 50 ms",
+    met: queryTime.median <= 50,
+    context: `÷ node -e 0 in the same rounds: ${formatRatio(overNode.median)} (node -e 0 ${formatMs(summarize(times.node).median)}); ${rounds} rounds, load ${loadBefore}–${load()}`,
+  });
+
+  // One file changed: a line of a median-sized session appended to it again, per round.
+  const candidates = manifest.sessions
+    .filter((session) => session.harness === "claude_code" || session.harness === "pi")
+    .sort((a, b) => a.bytes - b.bytes);
+  const changed = candidates[Math.floor(candidates.length / 2)];
+  if (changed === undefined)
+    figures.push({
+      group,
+      name: names.incremental,
+      skipped: "no Claude Code or pi session in the corpus",
+      target: "≤ 2×",
+    });
+  else {
+    const file = path.join(home, changed.path);
+    const original = await fs.stat(file);
+    const text = await fs.readFile(file, "utf8");
+    const lastLine = text.trimEnd().split("\n").at(-1) ?? "";
+    const incremental = { changed: [], unchanged: [] };
+    const loadBefore = load();
+    log(
+      `search: ${rounds} rounds of one ${changed.harness} file (${formatBytes(changed.bytes)}) changed, then nothing (load ${loadBefore})`,
+    );
+    try {
+      for (let round = -1; round < rounds; round++) {
+        await fs.appendFile(file, `${lastLine}\n`);
+        const after = await timeCommand(query.command, query.args, query.options);
+        const still = await timeCommand(query.command, query.args, query.options);
+        if (after.code !== 0 || still.code !== 0)
+          throw new Error(`${after.stderr}${still.stderr}`.slice(-300));
+        if (round >= 0) {
+          incremental.changed.push(after.ms);
+          incremental.unchanged.push(still.ms);
+        }
+      }
+      const ratio = pairedRatio(incremental.changed, incremental.unchanged);
+      figures.push({
+        group,
+        name: names.incremental,
+        ratio,
+        target: "≤ 2×",
+        met: ratio.median <= 2,
+        context: `${formatMs(summarize(incremental.changed).median)} vs ${formatMs(summarize(incremental.unchanged).median)}; a ${formatBytes(changed.bytes)} ${changed.harness} session, a line appended each round; ${rounds} rounds, load ${loadBefore}–${load()}`,
+      });
+    } catch (error) {
+      figures.push({
+        group,
+        name: names.incremental,
+        skipped: `failed: ${String(error.message).slice(0, 200)}`,
+        target: "≤ 2×",
+      });
+    } finally {
+      await fs.truncate(file, original.size);
+      await fs.utimes(file, original.atime, original.mtime);
+    }
+  }
+
+  // The planted phrases: a hit in the planted session, and view shows the phrase there.
+  const found = [];
+  const missed = [];
+  for (const planted of manifest.planted) {
+    const result = await timeCommand(
+      node,
+      [cliBin, "search", planted.query, "--json", "--limit", "50"],
+      options,
+    );
+    let hits = [];
+    try {
+      hits = JSON.parse(result.stdout);
+    } catch {}
+    const hit = hits.find((entry) => entry.harness === planted.harness && entry.id === planted.id);
+    const view =
+      hit === undefined
+        ? undefined
+        : await timeCommand(
+            node,
+            [cliBin, "view", `${hit.id}#${hit.ordinal}`, "--from", hit.harness],
+            options,
+          );
+    if (hit !== undefined && view?.code === 0 && view.stdout.includes(planted.phrase))
+      found.push(`${planted.harness} #${hit.ordinal}`);
+    else
+      missed.push(
+        `${planted.what} in ${planted.harness} ${planted.id}${hit === undefined ? " (no hit)" : " (view does not show it)"}`,
+      );
+  }
+  figures.push({
+    group,
+    name: names.needles,
+    ratio: { median: found.length / Math.max(1, manifest.planted.length) },
+    target: "all (1.00×)",
+    met: missed.length === 0 && found.length > 0,
+    context: `${found.length} of ${manifest.planted.length}: ${found.join(", ")}${missed.length > 0 ? `; missed ${missed.join("; ")}` : ""}`,
+  });
+  return figures;
 }

@@ -83,10 +83,15 @@ describe("refresh", () => {
     const grown = await withIndex(async (index) => ({
       stats: await index.refresh([source]),
       hits: index.search("gamma").map((hit) => [hit.id, hit.ordinal]),
+      // The other session's rows are untouched, and the replaced one's old rows are gone.
+      others: index.search("alpha").length,
+      beta: index.search("beta").map((hit) => [hit.id, hit.ordinal]),
     }));
     expect(grown).toEqual({
       stats: { sessions: 2, indexed: 1, removed: 0, failed: [] },
       hits: [["s2", 2]],
+      others: 2,
+      beta: [["s2", 1]],
     });
     expect(counts).toEqual({ discover: 1, load: 3 });
     await writeSession(sessions, session("s3", ["delta new"]));

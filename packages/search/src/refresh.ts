@@ -10,7 +10,9 @@
 //   that is not a session, a store dated otherwise, no snapshot yet): the
 //   store discovers its sessions and each is compared by its fingerprint
 //   (its file's size and modification time, and its updated time).
-// Each session is replaced in one transaction, which also drops its
+// Each session is replaced in one transaction (BEGIN IMMEDIATE: it reads
+// before it writes, and a deferred one could not wait for another writer),
+// which also drops its
 // source's snapshot; a new snapshot is saved at the end only if every
 // session still has the fingerprint this refresh gave it (so two processes
 // refreshing at once never leave a snapshot newer than the rows). A session
@@ -167,7 +169,20 @@ export async function refreshIndex(
     plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
   }
 
-  const deleteMessages = db.prepare("DELETE FROM messages WHERE key = ?");
+  // A session's messages are the rowids from first_row to last_row (inserted in one
+  // transaction, so no other session's rows lie between): deleting by rowid range, not by the
+  // unindexed key column, which FTS5 could only find by reading every row.
+  const rangeOf = db.prepare("SELECT first_row, last_row FROM sessions WHERE key = ?");
+  const deleteRange = db.prepare("DELETE FROM messages WHERE rowid BETWEEN ? AND ?");
+  const deleteMessages = {
+    run(key: string) {
+      const range = rangeOf.get(key) as
+        | { first_row: number | null; last_row: number | null }
+        | undefined;
+      if (range?.first_row != null && range.last_row != null)
+        deleteRange.run(range.first_row, range.last_row);
+    },
+  };
   const deleteSession = db.prepare("DELETE FROM sessions WHERE key = ?");
   const dropSnapshot = db.prepare("DELETE FROM snapshots WHERE harness = ?");
   const drop = db.transaction((key: string, harness: string) => {
@@ -178,11 +193,11 @@ export async function refreshIndex(
   let removed = 0;
   for (const row of rows)
     if (!present.has(row.key)) {
-      drop(row.key, row.harness);
+      drop.immediate(row.key, row.harness);
       removed += 1;
     }
   const insertSession = db.prepare(
-    "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint, tracks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint, tracks, first_row, last_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertMessage = db.prepare(
     "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
@@ -191,6 +206,15 @@ export async function refreshIndex(
     const { session, source } = entry;
     deleteMessages.run(key);
     dropSnapshot.run(source.harness);
+    let first: number | null = null;
+    let last: number | null = null;
+    for (const message of sessionTexts(transcript)) {
+      const row = Number(
+        insertMessage.run(message.text, key, message.ordinal, message.role).lastInsertRowid,
+      );
+      first ??= row;
+      last = row;
+    }
     insertSession.run(
       key,
       source.harness,
@@ -201,9 +225,9 @@ export async function refreshIndex(
       session.updatedAt,
       entry.fingerprint,
       entry.tracks ? 1 : 0,
+      first,
+      last,
     );
-    for (const message of sessionTexts(transcript))
-      insertMessage.run(message.text, key, message.ordinal, message.role);
   });
   const failed: RefreshStats["failed"] = [];
   const failedPaths = new Set<string>();
@@ -217,10 +241,10 @@ export async function refreshIndex(
       const native =
         (await loadDirect(source.harness, session, source.parse)) ??
         (await source.store.load(session.id));
-      replace(key, entry, source.read(native));
+      replace.immediate(key, entry, source.read(native));
     } catch (error) {
       // Unreadable now: no stale hits from it, and it is tried again next time.
-      drop(key, source.harness);
+      drop.immediate(key, source.harness);
       failedPaths.add(session.path);
       failedKeys.add(key);
       failed.push({
@@ -255,6 +279,6 @@ export async function refreshIndex(
     };
     saveSnapshot.run(plan.source.harness, JSON.stringify(snapshot));
   });
-  for (const plan of plans) settle(plan);
+  for (const plan of plans) settle.immediate(plan);
   return { sessions: sessionCount, indexed: stale.length - failed.length, removed, failed };
 }

@@ -17,7 +17,7 @@ import { parseQuery } from "./query.js";
 import { refreshIndex } from "./refresh.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
-export const indexVersion = "4";
+export const indexVersion = "5";
 
 /** A store to index, and how its sessions read into Common. */
 export interface IndexSource {
@@ -87,7 +87,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
   key TEXT PRIMARY KEY, harness TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
   title TEXT, cwd TEXT, updated_at TEXT NOT NULL, fingerprint TEXT NOT NULL,
-  tracks INTEGER NOT NULL DEFAULT 0
+  tracks INTEGER NOT NULL DEFAULT 0, first_row INTEGER, last_row INTEGER
 );
 CREATE TABLE IF NOT EXISTS snapshots (harness TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
