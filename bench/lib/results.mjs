@@ -138,7 +138,8 @@ export async function writeResults({ benchDir, results }) {
     chart.map((panel) => ({ title: panel.title, points: panel.points })),
     `${machine.cores} cores, Node ${machine.node}, ${machine.date.slice(0, 10)}`,
   );
-  await fs.writeFile(path.join(benchDir, "conversion-chart.svg"), svg);
+  // Without the convert suite's figures the last chart stands.
+  if (chart.length > 0) await fs.writeFile(path.join(benchDir, "conversion-chart.svg"), svg);
   const notMeasured = figures.filter((figure) => figure.skipped);
   const notesFile = path.join(benchDir, "NOTES.md");
   const notes = existsSync(notesFile) ? await fs.readFile(notesFile, "utf8") : "";
