@@ -3,7 +3,13 @@
 // serialize(parse(s)) === s byte for byte and unknown line types and envelope
 // keys pass through. This module parses and prints lines; it does not map
 // them to the Common model (see claude-code-to-common.ts).
-import { isJsonObject, type JsonObject, parseJson, quote, TxcriptError } from "@txcript/core";
+import {
+  type JsonObject,
+  joinJsonLines,
+  parseJson,
+  parseJsonObjectLine,
+  parseJsonObjectLines,
+} from "@txcript/core";
 
 export const harness = "claude_code";
 
@@ -57,41 +63,16 @@ export function parseSessionLine(
   number: number,
   file: { file?: string },
 ): ClaudeCodeLine {
-  // A line with only whitespace (a "\r" left by an editor, say) is kept verbatim and ignored.
-  if (lineText.trim() === "") return { text: lineText };
-  const value = parseJson(lineText, { harness, ...file, line: number });
-  if (!isJsonObject(value)) {
-    throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
-      harness,
-      location: { ...file, line: number },
-      hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
-    });
-  }
-  return { text: lineText, value };
+  return parseJsonObjectLine(lineText, number, { harness, ...file });
 }
 
 export function parseSession(text: string, options: { file?: string } = {}): ClaudeCodeSession {
   const file = options.file === undefined ? {} : { file: options.file };
-  const finalNewline = text.endsWith("\n");
-  const body = finalNewline ? text.slice(0, -1) : text;
-  const lines: ClaudeCodeLine[] = [];
-  if (text === "") return { lines: [], finalNewline };
-  let start = 0;
-  let number = 0;
-  while (start <= body.length) {
-    const end = body.indexOf("\n", start);
-    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
-    number += 1;
-    lines.push(parseSessionLine(lineText, number, file));
-    if (end === -1) break;
-    start = end + 1;
-  }
-  return { lines, finalNewline };
+  return parseJsonObjectLines(text, { harness, ...file });
 }
 
 export function serializeSession(session: ClaudeCodeSession): string {
-  const text = session.lines.map((line) => line.text).join("\n");
-  return session.finalNewline ? `${text}\n` : text;
+  return joinJsonLines(session.lines, session.finalNewline);
 }
 
 export { arrayAt, objectAt, stringAt } from "@txcript/core";

@@ -7,9 +7,11 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  joinJsonLines,
   ownValue,
   parseJson,
   quote,
+  splitJsonLines,
   TxcriptError,
 } from "@txcript/core";
 
@@ -169,23 +171,13 @@ export function parseRollout(text: string, options: { file?: string } = {}): Cod
   const file = options.file === undefined ? {} : { file: options.file };
   const document = parseDocument(text, file);
   if (document) return document;
-  const finalNewline = text.endsWith("\n");
-  const body = finalNewline ? text.slice(0, -1) : text;
-  const lines: CodexLine[] = [];
   const parser = new RolloutLineParser(options);
-  let start = 0;
-  while (start <= body.length && text !== "") {
-    const end = body.indexOf("\n", start);
-    lines.push(parser.line(end === -1 ? body.slice(start) : body.slice(start, end)));
-    if (end === -1) break;
-    start = end + 1;
-  }
+  const { lines, finalNewline } = splitJsonLines(text, (lineText) => parser.line(lineText));
   parser.end();
   return { kind: "lines", lines, finalNewline };
 }
 
 export function serializeRollout(rollout: CodexRollout): string {
   if (rollout.kind === "document") return rollout.text;
-  const text = rollout.lines.map((line) => line.text).join("\n");
-  return rollout.finalNewline ? `${text}\n` : text;
+  return joinJsonLines(rollout.lines, rollout.finalNewline);
 }

@@ -8,10 +8,12 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  joinJsonLines,
   objectAt,
   ownValue,
   parseJson,
   quote,
+  splitJsonLines,
   TxcriptError,
 } from "@txcript/core";
 
@@ -70,39 +72,27 @@ function splitLines(text: string): {
   finalNewline: boolean;
   identified: boolean;
 } {
-  const finalNewline = text.endsWith("\n");
-  const body = finalNewline ? text.slice(0, -1) : text;
-  const lines: GeminiCliLine[] = [];
   let sessionId = false;
   let projectHash = false;
-  if (text === "") return { lines, finalNewline, identified: false };
-  let start = 0;
-  while (start <= body.length) {
-    const end = body.indexOf("\n", start);
-    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
-    if (lineText.trim() === "") lines.push({ text: lineText });
-    else {
-      let value: Json | undefined;
-      try {
-        value = parseJson(lineText, { harness });
-      } catch (error) {
-        if (!TxcriptError.isInstance(error)) throw error;
-      }
-      if (isJsonObject(value)) {
-        lines.push({ text: lineText, value });
-        const metadata = metadataOf(value);
-        if (metadata !== undefined) {
-          // Later records override earlier ones, as the loader's object spread does.
-          if (Object.hasOwn(metadata, "sessionId"))
-            sessionId = typeof metadata.sessionId === "string" && metadata.sessionId !== "";
-          if (Object.hasOwn(metadata, "projectHash"))
-            projectHash = typeof metadata.projectHash === "string" && metadata.projectHash !== "";
-        }
-      } else lines.push({ text: lineText, bad: true });
+  const { lines, finalNewline } = splitJsonLines(text, (lineText): GeminiCliLine => {
+    if (lineText.trim() === "") return { text: lineText };
+    let value: Json | undefined;
+    try {
+      value = parseJson(lineText, { harness });
+    } catch (error) {
+      if (!TxcriptError.isInstance(error)) throw error;
     }
-    if (end === -1) break;
-    start = end + 1;
-  }
+    if (!isJsonObject(value)) return { text: lineText, bad: true };
+    const metadata = metadataOf(value);
+    if (metadata !== undefined) {
+      // Later records override earlier ones, as the loader's object spread does.
+      if (Object.hasOwn(metadata, "sessionId"))
+        sessionId = typeof metadata.sessionId === "string" && metadata.sessionId !== "";
+      if (Object.hasOwn(metadata, "projectHash"))
+        projectHash = typeof metadata.projectHash === "string" && metadata.projectHash !== "";
+    }
+    return { text: lineText, value };
+  });
   return { lines, finalNewline, identified: sessionId && projectHash };
 }
 
@@ -148,6 +138,5 @@ export function parseSession(text: string, options: { file?: string } = {}): Gem
 
 export function serializeSession(session: GeminiCliSession): string {
   if (session.format === "json") return session.text;
-  const text = session.lines.map((line) => line.text).join("\n");
-  return session.finalNewline ? `${text}\n` : text;
+  return joinJsonLines(session.lines, session.finalNewline);
 }

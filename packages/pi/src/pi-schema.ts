@@ -4,12 +4,11 @@
 // keys pass through. This module parses and prints lines and reads the
 // header; it does not walk the tree (pi-tree.ts) or map to Common.
 import {
-  isJsonObject,
   type JsonObject,
+  joinJsonLines,
   ownValue,
   parseJson,
-  quote,
-  TxcriptError,
+  parseJsonObjectLines,
 } from "@txcript/core";
 
 export const harness = "pi";
@@ -41,40 +40,14 @@ export function writtenLine(text: string): PiLine {
   };
 }
 
+/** Text → lines; pi skips blank lines, so they are kept verbatim and ignored. */
 export function parseSession(text: string, options: { file?: string } = {}): PiSession {
   const file = options.file === undefined ? {} : { file: options.file };
-  const finalNewline = text.endsWith("\n");
-  if (text === "") return { lines: [], finalNewline };
-  const body = finalNewline ? text.slice(0, -1) : text;
-  const lines: PiLine[] = [];
-  let start = 0;
-  let number = 0;
-  while (start <= body.length) {
-    const end = body.indexOf("\n", start);
-    const lineText = end === -1 ? body.slice(start) : body.slice(start, end);
-    number += 1;
-    // pi skips blank lines; they are kept verbatim and ignored.
-    if (lineText.trim() === "") lines.push({ text: lineText });
-    else {
-      const value = parseJson(lineText, { harness, ...file, line: number });
-      if (!isJsonObject(value)) {
-        throw new TxcriptError("INVALID_DOCUMENT", "a session line must be a JSON object", {
-          harness,
-          location: { ...file, line: number },
-          hint: `expected {"type": ...}, got ${quote(lineText, 80)}`,
-        });
-      }
-      lines.push({ text: lineText, value });
-    }
-    if (end === -1) break;
-    start = end + 1;
-  }
-  return { lines, finalNewline };
+  return parseJsonObjectLines(text, { harness, ...file });
 }
 
 export function serializeSession(session: PiSession): string {
-  const text = session.lines.map((line) => line.text).join("\n");
-  return session.finalNewline ? `${text}\n` : text;
+  return joinJsonLines(session.lines, session.finalNewline);
 }
 
 /** A non-negative safe integer at `key`, else undefined. */

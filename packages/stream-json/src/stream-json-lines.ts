@@ -8,6 +8,7 @@ import {
   type ParseOptions,
   parseJson,
   quote,
+  splitJsonLines,
   stringifyJson,
   TxcriptError,
 } from "@txcript/core";
@@ -86,36 +87,21 @@ export function isBlank(text: string): boolean {
 
 /** A capture's text → its lines. Throws INVALID_JSON naming the first bad line. */
 export function parseCapture(text: string, options: ParseOptions = {}): StreamJsonCapture {
-  const finalNewline = text.endsWith("\n");
-  const end = finalNewline ? text.length - 1 : text.length;
-  const lines: StreamJsonLine[] = [];
   const { file } = options;
-  // One pass with indexOf, no array of pieces beside the lines.
-  for (let start = 0, number = 1; start <= end; number++) {
-    let stop = text.indexOf("\n", start);
-    if (stop === -1 || stop > end) stop = end;
-    const piece = text.slice(start, stop);
-    const last = stop === end;
-    start = stop + 1;
-    if (isBlank(piece)) {
-      lines.push({ value: null, text: piece });
-      if (last) break;
-      continue;
-    }
+  // An empty capture is one blank line (serialized back as nothing).
+  if (text === "") return { lines: [{ value: null, text }], finalNewline: false };
+  return splitJsonLines(text, (piece, number, last): StreamJsonLine => {
+    if (isBlank(piece)) return { value: null, text: piece };
     try {
-      lines.push({ value: parseLine(piece, number, file), text: piece });
+      return { value: parseLine(piece, number, file), text: piece };
     } catch (error) {
       // Only the very last line of a capture without a final newline can be a
       // cut-off write; anything else that is not JSON is an error.
-      if (last && !finalNewline && piece.trimStart().startsWith("{") && isCutOff(error)) {
-        lines.push({ value: null, text: piece, truncated: true });
-        break;
-      }
+      if (last && !text.endsWith("\n") && piece.trimStart().startsWith("{") && isCutOff(error))
+        return { value: null, text: piece, truncated: true };
       throw error;
     }
-    if (last) break;
-  }
-  return { lines, finalNewline };
+  });
 }
 
 function isCutOff(error: unknown): boolean {
