@@ -10,10 +10,13 @@
 // (its index names every message that was cut). Each run passes --verify,
 // so the real Claude Code and Codex (the pinned builds, put on PATH) must
 // find the written session; without them that part is skipped, visibly.
+// The same session in Claude Code's own JSONL also continues by the
+// streaming path (TXCRIPT_STREAM_MIN_BYTES=0), with the same checks.
 import { existsSync, promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { claudeCodeCodec } from "@txcript/claude-code";
 import { blockText, commonCodec, estimateTokens, type Transcript } from "@txcript/core";
 import { defaultRegistry } from "@txcript/harnesses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +31,9 @@ let root: string;
 let project: string;
 let sourceFile: string;
 let source: Transcript;
+/** The same session in Claude Code's own format, and what txcript reads from it. */
+let claudeFile: string;
+let claudeSource: Transcript;
 
 beforeAll(async () => {
   if (!existsSync(cliBin))
@@ -38,6 +44,10 @@ beforeAll(async () => {
   source = longSession({ cwd: project });
   sourceFile = path.join(root, "long.common.json");
   await fs.writeFile(sourceFile, commonCodec.serialize(commonCodec.fromCommon(source)));
+  claudeFile = path.join(root, "long.jsonl");
+  const claudeText = claudeCodeCodec.serialize(claudeCodeCodec.fromCommon(source));
+  await fs.writeFile(claudeFile, claudeText);
+  claudeSource = claudeCodeCodec.toCommon(claudeCodeCodec.parse(claudeText));
 }, 60_000);
 afterAll(async () => {
   if (root) await fs.rm(root, { recursive: true, force: true });
@@ -87,10 +97,17 @@ interface Continued {
 
 const programs = { claude_code: "claude", codex: "codex" } as const;
 
+interface From {
+  file: string;
+  transcript: Transcript;
+  env?: Record<string, string>;
+}
+
 async function continueInto(
   target: keyof typeof programs,
   label: string,
   flags: string[],
+  from: From = { file: sourceFile, transcript: source },
 ): Promise<Continued> {
   const home = path.join(root, `${target}-${label}`);
   await fs.mkdir(home, { recursive: true });
@@ -101,8 +118,9 @@ async function continueInto(
     CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
     CODEX_HOME: path.join(home, ".codex"),
     XDG_DATA_HOME: path.join(home, ".local/share"),
+    ...from.env,
   };
-  const args = [cliBin, "continue", sourceFile, "--with", target, "--no-resume", "--json"];
+  const args = [cliBin, "continue", from.file, "--with", target, "--no-resume", "--json"];
   if (bin !== undefined) args.push("--verify");
   const { stdout, stderr } = await run(process.execPath, [...args, ...flags], {
     cwd: root,
@@ -148,11 +166,15 @@ function expectPaired(written: Transcript): void {
 }
 
 /** Every source text is in the written session or the archive, and the index names every message not kept whole. */
-async function expectArchived(written: Transcript, archive: string | undefined): Promise<void> {
+async function expectArchived(
+  written: Transcript,
+  archive: string | undefined,
+  original: Transcript = source,
+): Promise<void> {
   const kept = new Set(written.messages.flatMap(atomsOf));
   const whole = (message: Transcript["messages"][number]) =>
     atomsOf(message).every((atom) => kept.has(atom));
-  const cut = source.messages.flatMap((message, index) => (whole(message) ? [] : [index + 1]));
+  const cut = original.messages.flatMap((message, index) => (whole(message) ? [] : [index + 1]));
   expect(cut.length).toBeGreaterThan(0);
   expect(archive, "something was cut, so there is an archive").toBeDefined();
   const archived = commonCodec.toCommon(
@@ -161,7 +183,7 @@ async function expectArchived(written: Transcript, archive: string | undefined):
     ),
   );
   const inArchive = new Set(archived.messages.flatMap(atomsOf));
-  const missing = source.messages
+  const missing = original.messages
     .flatMap(atomsOf)
     .filter((atom) => !kept.has(atom) && !inArchive.has(atom));
   expect(missing.length, `missing from written ∪ archive: ${missing[0]?.slice(0, 80)}`).toBe(0);
@@ -182,11 +204,33 @@ function expectVerified(result: Continued, target: keyof typeof programs): void 
   results.set(target, [...(results.get(target) ?? []), result]);
 }
 
-const lastSummary = () => {
-  const block = source.messages.findLast((message) => message.content[0]?.type === "compaction")
+const lastSummary = (original: Transcript = source) => {
+  const block = original.messages.findLast((message) => message.content[0]?.type === "compaction")
     ?.content[0];
   return block?.type === "compaction" ? block.summary : "";
 };
+
+/** What a default continue wrote: the last summary and what follows, nothing before, a note saying so. */
+async function expectFromLastCompaction(result: Continued, original: Transcript): Promise<void> {
+  const atoms = new Set(result.written.messages.flatMap(atomsOf));
+  expect(atoms.has(lastSummary(original))).toBe(true);
+  const last = original.messages.at(-4);
+  for (const atom of last ? atomsOf(last) : ["no last prompt"]) expect(atoms.has(atom)).toBe(true);
+  // Nothing before the last compaction is in it.
+  const first = original.messages[0];
+  for (const atom of first ? atomsOf(first) : []) expect(atoms.has(atom)).toBe(false);
+  const note = result.written.messages.find((message) =>
+    message.content.some(
+      (block) =>
+        block.type === "text" &&
+        block.text.startsWith("[txcript] Parts of this conversation were left out"),
+    ),
+  );
+  expect(note, "the written session says what was left out").toBeDefined();
+  expect(JSON.stringify(note)).toContain("messages before the last compaction");
+  expectPaired(result.written);
+  await expectArchived(result.written, result.archive, original);
+}
 
 describe("a generated session of 100 compactions", () => {
   it("has 100 compactions, each alone in a user message, and about 5M tokens", () => {
@@ -243,25 +287,7 @@ for (const target of ["claude_code", "codex"] as const) {
   describe(`continue into ${target}`, () => {
     it("by default starts from the last compaction, and says so", async () => {
       const result = await continueInto(target, "default", []);
-      const atoms = new Set(result.written.messages.flatMap(atomsOf));
-      expect(atoms.has(lastSummary())).toBe(true);
-      const last = source.messages.at(-4);
-      for (const atom of last ? atomsOf(last) : ["no last prompt"])
-        expect(atoms.has(atom)).toBe(true);
-      // Nothing before the last compaction is in it.
-      const first = source.messages[0];
-      for (const atom of first ? atomsOf(first) : []) expect(atoms.has(atom)).toBe(false);
-      const note = result.written.messages.find((message) =>
-        message.content.some(
-          (block) =>
-            block.type === "text" &&
-            block.text.startsWith("[txcript] Parts of this conversation were left out"),
-        ),
-      );
-      expect(note, "the written session says what was left out").toBeDefined();
-      expect(JSON.stringify(note)).toContain("messages before the last compaction");
-      expectPaired(result.written);
-      await expectArchived(result.written, result.archive);
+      await expectFromLastCompaction(result, source);
       expectVerified(result, target);
     }, 120_000);
 
@@ -299,3 +325,29 @@ for (const target of ["claude_code", "codex"] as const) {
     );
   });
 }
+
+describe("the same session in Claude Code's own format, streamed (TXCRIPT_STREAM_MIN_BYTES=0)", () => {
+  it("reads back as the generated session's 100 compactions and every text Claude Code keeps", () => {
+    const compactions = claudeSource.messages.filter((message) =>
+      message.content.some((block) => block.type === "compaction"),
+    );
+    expect(compactions).toHaveLength(100);
+    const texts = new Set(claudeSource.messages.flatMap(atomsOf));
+    // Reasoning without a signature is not written (claude_code's documented normalization).
+    const kept = defaultRegistry.find("claude_code").project(source) as Transcript;
+    const missing = kept.messages.flatMap(atomsOf).filter((atom) => !texts.has(atom));
+    expect(missing.map((atom) => atom.slice(0, 60))).toEqual([]);
+  });
+
+  for (const target of ["claude_code", "codex"] as const)
+    it(`continues into ${target} from its last compaction, streamed`, async () => {
+      const result = await continueInto(target, "streamed", [], {
+        file: claudeFile,
+        transcript: claudeSource,
+        env: { TXCRIPT_STREAM_MIN_BYTES: "0" },
+      });
+      await expectFromLastCompaction(result, claudeSource);
+      if (programBin(programs[target]) !== undefined)
+        expect(result.json.verified?.detail).toMatch(/sent/);
+    }, 120_000);
+});
