@@ -18,10 +18,10 @@ import {
 } from "@txcript/core";
 import {
   type AnthropicDrop,
-  AnthropicSplitMessages,
   anthropicBlockToCommon,
   anthropicStopReasonToCommon,
   anthropicUsageToCommon,
+  mergeAnthropicPart,
 } from "@txcript/core/anthropic";
 import { commandCaveatPrefix, parseCommand, parseCommandOutput } from "./claude-code-commands.js";
 import { claudeCodeLoss } from "./claude-code-losses.js";
@@ -148,7 +148,8 @@ function compactionOfBoundary(line: JsonObject, reader: Reader): CompactionBlock
 export class ConversationReader {
   readonly messages: Message[] = [];
   readonly #reader: Reader;
-  readonly #split = new AnthropicSplitMessages();
+  /** The assistant messages by message.id, so a later part finds the one its first part started. */
+  readonly #split = new Map<string, Message>();
   #clock: string | undefined;
   /** The last message read, also once the caller has taken it out of `messages`. */
   #previous: Message | undefined;
@@ -248,14 +249,27 @@ export class ConversationReader {
       stopReason: anthropicStopReasonToCommon(ownValue(message, "stop_reason")),
       usage: usageRead?.usage,
     };
-    if (split.merge(id, part)) return;
+    const known = id === undefined || id === "" ? undefined : split.get(id);
+    if (known !== undefined) {
+      mergeAnthropicPart(known, part);
+      return;
+    }
     const model = stringAt(message, "model");
     const assistant: Message = { role: "assistant", content: [...part.content], timestamp };
     if (model !== undefined && model !== "" && model !== "<synthetic>") assistant.model = model;
     if (part.stopReason !== undefined) assistant.stopReason = part.stopReason;
     if (part.usage !== undefined) assistant.usage = part.usage;
     this.#push(assistant);
-    split.started(id, assistant);
+    if (id !== undefined && id !== "") split.set(id, assistant);
+  }
+
+  /**
+   * Forget the message started under `id`: the streaming reader knows no
+   * later line carries that id (so a long session does not keep every
+   * assistant message for a merge that cannot come).
+   */
+  forget(id: string): void {
+    this.#split.delete(id);
   }
 }
 

@@ -2,15 +2,14 @@
 // meta, messages and warnings of claudeCodeToCommon.
 //
 // Pass one parses every line (so a bad line is refused before anything is
-// handed out) and keeps, per line, only what choosing the conversation
-// needs (type, uuid, parents, sidechain and agent marks, message id, the
-// ids of tool calls and results): the same selectConversations as the
-// whole path runs on those. It also keeps the meta's first values, the
-// title lines, and the left-out lines' tally. A short second pass, over the
-// head as a rule, finds the model of the first assistant message. The last
-// pass reads the chosen lines through the same ConversationReader and hands
-// out each message once no later line can change it: its split parts are
-// all read (the last line with its message id, known from pass one), and a
+// handed out) and keeps, per line, a few int32 for choosing the conversation
+// (claude-code-stream-select.ts: the same choice as selectConversations),
+// the meta's first values, the title lines, and the left-out lines' tally.
+// A short second pass, over the head as a rule, finds the model of the
+// first assistant message. The last pass reads the chosen lines through the
+// same ConversationReader and hands out each message once no later line can
+// change it: its split parts are all read (the last line with its message
+// id, known from pass one; the reader then forgets that id), and a
 // compaction marker has had its chance at a summary line.
 //
 // A file holding inline subagent (sidechain) lines, as Claude Code 1.0.x
@@ -121,7 +120,7 @@ export function* claudeCodeReadStream(
   options: CodecOptions,
 ): Generator<StreamPart> {
   const facts = new MetaFacts();
-  const compact = new CompactLines();
+  let compact: CompactLines | undefined = new CompactLines();
   let count = 0;
   for (const [index, value] of parsedLines(lines, options)) {
     facts.read(value);
@@ -138,15 +137,19 @@ export function* claudeCodeReadStream(
     return;
   }
   const tally = new LossTally();
-  const selected = compact.select(tally);
+  let selected: ReturnType<CompactLines["select"]> | undefined = compact.select(tally);
   tally.add(claudeCodeLoss.duplicateLine, "dropped lines repeating a uuid", selected.duplicates);
   tally.add(claudeCodeLoss.branch, "left out lines of abandoned branches", selected.branches);
   // 1: a line of the conversation.
   const chosen = new Uint8Array(count);
   for (const index of selected.lines) chosen[index] = 1;
   const { lastOfMessage } = selected;
+  // Of pass one only the message ids are needed from here on (which line last carries each).
+  const { messageIds } = compact;
+  compact = undefined;
   const found = new Set<string>();
   for (const entry of facts.summaries) if (selected.hasUuid(entry.leaf)) found.add(entry.leaf);
+  selected = undefined;
 
   const sessionId = facts.firsts.get("sessionId");
   const meta: Meta = {
@@ -172,10 +175,17 @@ export function* claudeCodeReadStream(
   for (const [index, value] of parsedLines(lines, options, chosen)) {
     const before = reader.messages.length;
     reader.line(value);
+    // The last line with its message id: no later part can merge into that message.
+    const part = stringAt(value, "type") === "assistant" ? objectAt(value, "message") : undefined;
+    const partId = part === undefined ? undefined : stringAt(part, "id");
+    if (partId !== undefined && partId !== "") {
+      const known = messageIds.find(partId);
+      if (known !== -1 && lastOfMessage[known] === index) reader.forget(partId);
+    }
     if (reader.messages.length > before) {
       const message = objectAt(value, "message");
       const id = message === undefined ? undefined : stringAt(message, "id");
-      const known = id === undefined || id === "" ? -1 : compact.messageIds.find(id);
+      const known = id === undefined || id === "" ? -1 : messageIds.find(id);
       const last =
         stringAt(value, "type") === "assistant" && known !== -1
           ? Math.max(index, lastOfMessage[known] as number)

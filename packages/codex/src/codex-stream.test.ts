@@ -130,6 +130,24 @@ describe("codex streaming law", () => {
     },
   );
 
+  it("a first prompt past the writer's look-ahead (300 messages in) is found by a replay", () => {
+    const timestamp = "2026-01-01T00:00:00.000Z";
+    const messages = Array.from({ length: 300 }, (_, index) => ({
+      role: "assistant" as const,
+      content: [{ type: "text" as const, text: `step ${index}` }],
+      timestamp,
+    }));
+    messages.push({
+      role: "user" as const,
+      content: [{ type: "text", text: "the prompt" }],
+      timestamp,
+    } as never);
+    const text = written({ meta: { id: "s", timestamp }, messages });
+    // Control: the early echo is the late prompt's.
+    expect(text.split("\n")[1]).toContain("the prompt");
+    for (const to of targets) expectSamePaths(text, to);
+  });
+
   it("a file read in small slices gives the same as its text", () => {
     const file = path.join(scratch, "rollout.jsonl");
     const text = readFileSync(fixtures[0] as string, "utf8");

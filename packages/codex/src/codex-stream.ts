@@ -91,26 +91,49 @@ export function* codexReadStream(lines: LineSource, options: CodecOptions): Gene
     });
 }
 
-function* prepend(first: Message | undefined, rest: Iterator<Message>): Generator<Message> {
-  if (first === undefined) return;
-  yield first;
-  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
-}
+/** How many messages the writer keeps from the stream while it looks for the first prompt (then it replays). */
+const lookaheadMessages = 256;
 
 /** The rollout text for a stream of parts, a line and its newline at a time. */
 export function* codexWriteStream(input: StreamInput, options: CodecOptions): Generator<string> {
   const { meta, subagents, rest } = splitMeta(input.parts);
-  const messages = restMessages(rest);
-  const head = messages.next();
-  const first = head.done ? undefined : head.value;
+  const main = restMessages(rest);
+  // The messages taken from the stream ahead of writing: the first (the base
+  // instructions?) and as many as the first prompt needs, usually one or two.
+  const buffer: Message[] = [];
+  const pull = (): boolean => {
+    const next = main.next();
+    if (next.done) return false;
+    buffer.push(next.value);
+    return true;
+  };
+  pull();
+  const first = buffer[0];
   const instructions = baseInstructionsOf({ meta, messages: first === undefined ? [] : [first] });
-  const lookahead = () => restMessages(splitMeta(input.replay()).rest);
+  const lookahead = function* (): Generator<Message> {
+    let index = 0;
+    for (;;) {
+      if (index < buffer.length) yield buffer[index++] as Message;
+      else if (buffer.length >= lookaheadMessages || !pull()) break;
+    }
+    if (buffer.length < lookaheadMessages) return;
+    // Past what is kept: the same messages again from a replay, from there on.
+    let skip = index;
+    for (const message of restMessages(splitMeta(input.replay()).rest)) {
+      if (skip > 0) skip -= 1;
+      else yield message;
+    }
+  };
+  const messages = function* (): Generator<Message> {
+    while (buffer.length > 0) yield buffer.shift() as Message;
+    for (let next = main.next(); !next.done; next = main.next()) yield next.value;
+  };
   const source = {
     meta,
     subagents,
     instructions,
     skipFirst: instructions !== undefined,
-    messages: prepend(first, messages),
+    messages: messages(),
     lookahead,
   };
   for (const line of codexLinesOf(source, options)) yield `${line}\n`;
