@@ -50,6 +50,10 @@ export function environmentVariables(): [string, string][] {
       `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`,
       `the one for ${harness.displayName} (default: ${(harness.resumeCommand?.("{id}") ?? []).join(" ")})`,
     ]),
+    [
+      "TXCRIPT_VERIFY_<HARNESS>_BIN",
+      "the program `continue --verify` checks with (default: the first of its name on PATH)",
+    ],
     ["NO_COLOR", "set to anything non-empty: no colour even on a terminal"],
     ["FORCE_COLOR", "colour even off a terminal (0 or false: never); wins over NO_COLOR"],
     ["TXCRIPT_DEBUG", "set to 1: same as --debug"],
