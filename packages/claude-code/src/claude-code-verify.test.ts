@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
-import { claudeCodeProgramCheck } from "./claude-code-verify.js";
+import { claudeCodeProgramCheck, resumeCheck } from "./claude-code-verify.js";
 import { claudeCodeVersion, ensureClaude, fixtureTranscripts } from "./test-support/interop.js";
 
 let root: string;
@@ -81,4 +81,25 @@ describe(`claude ${claudeCodeVersion}: claudeCodeProgramCheck`, () => {
     expect(result.ok).toBe(false);
     expect(result.detail).toContain("No conversation found");
   }, 90_000);
+
+  it("fails when the history sent lacks the session's last text (the control)", async (context) => {
+    if (bin === undefined) return context.skip(skipReason);
+    const { store, saved, cwd } = await saveSample("other-text");
+    const config = path.join(root, "other-text", "config");
+    const copy = path.join(config, "projects", path.relative(store.root, saved.path));
+    await fs.mkdir(path.dirname(copy), { recursive: true });
+    await fs.copyFile(saved.path, copy);
+    const expected = await resumeCheck(bin, config, cwd, saved.id, 60_000);
+    expect(expected.ok, expected.detail).toBe(true);
+    const result = await resumeCheck(
+      bin,
+      config,
+      cwd,
+      saved.id,
+      60_000,
+      "a text this session never had",
+    );
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/^no turn with the history and the session's last text/);
+  }, 120_000);
 });

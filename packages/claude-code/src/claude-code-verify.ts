@@ -5,9 +5,10 @@
 // `claude -p --resume <id> hi` runs on the copy against a Messages API stub
 // on 127.0.0.1 that records each request and answers 400. Claude Code found
 // and loaded the session when it does not print "No conversation found" and
-// the request it sends carries the history and the new prompt. A fake key,
-// no retries, no auto-update or other traffic; the child is killed after the
-// timeout and the stub closes with the check.
+// the request it sends carries the history (with the session's last text)
+// and the new prompt. A fake key, no retries, no auto-update or other
+// traffic; the child is killed after the timeout and the stub closes with
+// the check.
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as http from "node:http";
@@ -15,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, ProgramCheckResult, SavedSession } from "@txcript/core";
+import { claudeCodeCodec } from "./claude-code-codec.js";
 
 /** One request Claude Code sent to the Messages API stub. */
 export interface CapturedRequest {
@@ -109,11 +111,36 @@ function lastLines(text: string): string {
 }
 
 /** Whether a captured request is a turn of the resumed conversation: history, then our prompt. */
-function isResumedTurn(request: CapturedRequest): boolean {
+function isResumedTurn(request: CapturedRequest, lastText: string | undefined): boolean {
   if (!request.url.startsWith("/v1/messages")) return false;
   const messages = request.body.messages ?? [];
-  const lastMessage = messages.at(-1);
-  return messages.length >= 2 && JSON.stringify(lastMessage?.content ?? "").includes("hi");
+  const prompt = messages.at(-1);
+  const asked =
+    prompt?.role === "user" &&
+    (prompt.content === "hi" ||
+      (Array.isArray(prompt.content) &&
+        prompt.content.some((block) => (block as { type?: string; text?: string }).text === "hi")));
+  // The history it sent holds the session's last text (when it has one).
+  const carried =
+    lastText === undefined ||
+    JSON.stringify(messages).includes(JSON.stringify(lastText).slice(1, -1));
+  return asked && messages.length >= 2 && carried;
+}
+
+/** The last text block of the saved session, read through this package's codec (undefined when none or unreadable). */
+async function lastTextOf(file: string): Promise<string | undefined> {
+  try {
+    const transcript = claudeCodeCodec.toCommon(
+      claudeCodeCodec.parse(await fs.readFile(file, "utf8")),
+    );
+    for (const message of [...transcript.messages].reverse())
+      for (const block of [...message.content].reverse())
+        if (block.type === "text" && block.text.trim() !== "" && !block.text.startsWith("<"))
+          return block.text;
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 /** The resume check on a config directory that already holds the session (a copy). */
@@ -123,15 +150,16 @@ export async function resumeCheck(
   cwd: string,
   id: string,
   timeoutMs = 60_000,
+  lastText?: string,
 ): Promise<ProgramCheckResult> {
   const outcome = await resumeCaptured(bin, configDirectory, cwd, id, timeoutMs);
   if (outcome.output.includes("No conversation found"))
     return { ok: false, detail: `not found: ${lastLines(outcome.output)}` };
-  const turn = outcome.requests.find(isResumedTurn);
+  const turn = outcome.requests.find((request) => isResumedTurn(request, lastText));
   if (turn === undefined)
     return {
       ok: false,
-      detail: `no turn with the history reached the stub (exit ${outcome.status}): ${lastLines(outcome.output)}`,
+      detail: `no turn with the history${lastText === undefined ? "" : " and the session's last text"} reached the stub (exit ${outcome.status}): ${lastLines(outcome.output)}`,
     };
   return {
     ok: true,
@@ -165,7 +193,7 @@ export const claudeCodeProgramCheck: ProgramCheck = {
         )
       )
         await fs.cp(side, path.join(path.dirname(copy), saved.id), { recursive: true });
-      return await resumeCheck(bin, config, cwd, saved.id, timeoutMs);
+      return await resumeCheck(bin, config, cwd, saved.id, timeoutMs, await lastTextOf(copy));
     } catch (error) {
       return { ok: false, detail: error instanceof Error ? error.message : String(error) };
     } finally {
