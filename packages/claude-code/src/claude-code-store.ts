@@ -10,14 +10,19 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteSessionFile,
   ioError,
   isUuid,
+  listDirectories,
   readHead,
+  readTail,
   readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
+  saveSessionFile,
   TxcriptError,
+  unsafeIdError,
   writeFileAtomic,
 } from "@txcript/core";
 import { claudeCodeCodec } from "./claude-code-codec.js";
@@ -111,19 +116,6 @@ function peek(texts: readonly string[]): Peek {
   return result;
 }
 
-async function readTail(file: string, size: number): Promise<string> {
-  if (size <= headBytes) return "";
-  const handle = await fs.open(file, "r");
-  try {
-    const length = Math.min(headBytes, size - headBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    return buffer.toString("utf8");
-  } finally {
-    await handle.close();
-  }
-}
-
 export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
   readonly harness = harness;
   readonly root: string;
@@ -154,7 +146,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
         try {
           const stat = await fs.stat(file);
           const head = await readHead(file, headBytes);
-          const tail = await readTail(file, stat.size);
+          const tail = await readTail(file, stat.size, headBytes);
           const seen = peek([head, tail]);
           if (!seen.recognized) {
             onSkip?.({
@@ -250,20 +242,12 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
         hint: "pass --force (or overwrite: true) to replace it",
       });
     }
-    if (files.length > 0) {
-      const directory = subagentDirectory(target);
-      try {
-        await fs.mkdir(directory, { recursive: true });
-      } catch (cause) {
-        throw ioError(cause, directory, "write", harness);
-      }
-      for (const file of files)
-        await writeFileAtomic(
-          path.join(directory, `agent-${file.agentId}.jsonl`),
-          claudeCodeCodec.serialize(file.session),
-          { overwrite: options.overwrite === true, root: this.root, harness },
-        );
-    }
+    for (const file of files)
+      await saveSessionFile(
+        path.join(subagentDirectory(target), `agent-${file.agentId}.jsonl`),
+        claudeCodeCodec.serialize(file.session),
+        { overwrite: options.overwrite === true, root: this.root, harness },
+      );
     await writeFileAtomic(target, claudeCodeCodec.serialize(main), {
       overwrite: options.overwrite === true,
       root: this.root,
@@ -280,11 +264,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
 
   async delete(id: string): Promise<void> {
     const file = await this.locate(id);
-    try {
-      await fs.unlink(file);
-    } catch (cause) {
-      throw ioError(cause, file, "delete", harness);
-    }
+    await deleteSessionFile(file, harness);
     await deleteSubagentFiles(subagentDirectory(file));
   }
 
@@ -308,16 +288,11 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
   }
 
   async #find(id: string): Promise<string[]> {
-    if (!safeId.test(id) || id.includes("..")) {
-      throw new TxcriptError(
-        "UNSAFE_PATH",
-        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
-        {
-          harness,
-          hint: "a session id is a UUID such as 0bdd2740-b6f7-4e7b-b1c9-f159cc83b104",
-        },
-      );
-    }
+    if (!safeId.test(id) || id.includes(".."))
+      throw unsafeIdError(id, {
+        harness,
+        hint: "a session id is a UUID such as 0bdd2740-b6f7-4e7b-b1c9-f159cc83b104",
+      });
     const found: string[] = [];
     for (const directory of await this.#projectDirectories()) {
       const file = path.join(directory, `${id}.jsonl`);
@@ -327,17 +302,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
     return found;
   }
 
-  async #projectDirectories(): Promise<string[]> {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await fs.readdir(this.root, { withFileTypes: true });
-    } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw ioError(cause, this.root, "list", harness);
-    }
-    return entries
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => path.join(this.root, entry.name))
-      .sort();
+  #projectDirectories(): Promise<string[]> {
+    return listDirectories(this.root, harness);
   }
 }

@@ -8,13 +8,15 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteSessionFile,
   ioError,
   isUuid,
   type SaveOptions,
   type SkippedFile,
   type Store,
+  saveSessionFile,
   TxcriptError,
-  writeFileAtomic,
+  unsafeIdError,
 } from "@txcript/core";
 import { codexCodec } from "./codex-codec.js";
 import { defaultCodexHome, rolloutIdOf, rolloutRelativePath } from "./codex-paths.js";
@@ -162,23 +164,15 @@ export class CodexStore implements Store<CodexRollout> {
           hint: "pass overwrite: true to write a second copy",
         });
     }
-    try {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-    } catch (cause) {
-      throw ioError(cause, path.dirname(target), "write", harness);
-    }
     const text = serializeRollout(rollout);
-    await writeFileAtomic(target, text, {
+    // Codex's listing shows the file's mtime as the session's last update.
+    const last = lastEventTime(text.slice(-tailBytes));
+    await saveSessionFile(target, text, {
       overwrite: options.overwrite === true,
       root: this.root,
       harness,
+      ...(last === undefined ? {} : { mtime: new Date(last) }),
     });
-    // Codex's listing shows the file's mtime as the session's last update.
-    const last = lastEventTime(text.slice(-tailBytes));
-    if (last !== undefined) {
-      const when = new Date(last);
-      await fs.utimes(target, when, when).catch(() => undefined);
-    }
     if (rollout.title !== undefined && rollout.title.trim() !== "") {
       const entry = `${JSON.stringify({ id: sessionId, thread_name: rollout.title, updated_at: last ?? timestamp })}\n`;
       try {
@@ -191,12 +185,7 @@ export class CodexStore implements Store<CodexRollout> {
   }
 
   async delete(id: string): Promise<void> {
-    const file = await this.locate(id);
-    try {
-      await fs.unlink(file);
-    } catch (cause) {
-      throw ioError(cause, file, "delete", harness);
-    }
+    await deleteSessionFile(await this.locate(id), harness);
   }
 
   /** The file of session `id` (a plain `.jsonl` wins over its `.zst`); NOT_FOUND or AMBIGUOUS otherwise. */
@@ -220,14 +209,11 @@ export class CodexStore implements Store<CodexRollout> {
 
   async #find(id: string): Promise<string[]> {
     if (!isUuid(id))
-      throw new TxcriptError(
-        "UNSAFE_PATH",
-        `not a Codex session id: ${JSON.stringify(id.slice(0, 80))}`,
-        {
-          harness,
-          hint: "a Codex session id is a UUID such as 019a93b9-f380-7600-98ff-940e6b99603c",
-        },
-      );
+      throw unsafeIdError(id, {
+        harness,
+        what: "Codex session id",
+        hint: "a Codex session id is a UUID such as 019a93b9-f380-7600-98ff-940e6b99603c",
+      });
     const wanted = id.toLowerCase();
     return (await this.#rolloutFiles()).filter(
       (file) => rolloutIdOf(path.basename(file)) === wanted,

@@ -101,6 +101,14 @@ export {
   Transcript,
   Usage,
 } from "./model.js";
+export type { SaveSessionFileOptions } from "./session-files.js";
+export {
+  deleteSessionFile,
+  listDirectories,
+  readTail,
+  saveSessionFile,
+  unsafeIdError,
+} from "./session-files.js";
 export type { SignatureEntry } from "./signature.js";
 export { signature } from "./signature.js";
 export type {

@@ -4,7 +4,14 @@
 // the file. Also the "resumable content" rule Gemini CLI's cleanup and
 // listing apply, so the store refuses to write a file Gemini would delete.
 import { promises as fs } from "node:fs";
-import { isJsonObject, type Json, type JsonObject, ownValue, readHead } from "@txcript/core";
+import {
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  ownValue,
+  readHead,
+  readTail,
+} from "@txcript/core";
 import { replay } from "./gemini-cli-records.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 
@@ -149,18 +156,6 @@ function peekLines(texts: readonly string[], peek: Peek): void {
     }
 }
 
-async function readTail(file: string, size: number): Promise<string> {
-  const handle = await fs.open(file, "r");
-  try {
-    const length = Math.min(headBytes, size - headBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    return buffer.toString("utf8");
-  } finally {
-    await handle.close();
-  }
-}
-
 /** The head (and tail) of one recording, read leniently; undefined fields were not found. */
 export async function peekRecording(file: string, size: number): Promise<Peek> {
   const peek: Peek = {};
@@ -184,6 +179,6 @@ export async function peekRecording(file: string, size: number): Promise<Peek> {
     return peek;
   }
   const head = await readHead(file, headBytes);
-  peekLines(size > headBytes ? [head, await readTail(file, size)] : [head], peek);
+  peekLines(size > headBytes ? [head, await readTail(file, size, headBytes)] : [head], peek);
   return peek;
 }

@@ -9,15 +9,17 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteSessionFile,
   type Environment,
   ioError,
   readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
+  saveSessionFile,
   TxcriptError,
   timestampMillis,
-  writeFileAtomic,
+  unsafeIdError,
 } from "@txcript/core";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
 import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
@@ -180,20 +182,11 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
 
   async delete(id: string): Promise<void> {
     const { file } = await this.#locate(id);
-    try {
-      await fs.unlink(file);
-    } catch (cause) {
-      throw ioError(cause, file, "delete", harness);
-    }
+    await deleteSessionFile(file, harness);
   }
 
-  async #write(target: string, text: string, overwrite: boolean): Promise<void> {
-    try {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-    } catch (cause) {
-      throw ioError(cause, path.dirname(target), "write", harness);
-    }
-    await writeFileAtomic(target, text, { overwrite, root: this.root, harness });
+  #write(target: string, text: string, overwrite: boolean): Promise<void> {
+    return saveSessionFile(target, text, { overwrite, root: this.root, harness });
   }
 
   async #saveSubagents(
@@ -204,11 +197,7 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
   ): Promise<void> {
     for (const { id, session } of subagents) {
       if (!isGeminiSessionId(id) || !isGeminiSessionId(parentId))
-        throw new TxcriptError(
-          "UNSAFE_PATH",
-          `not a subagent id: ${JSON.stringify(id.slice(0, 80))}`,
-          { harness },
-        );
+        throw unsafeIdError(id, { harness, what: "subagent id" });
       await this.#write(
         path.join(chats, parentId, `${id}.jsonl`),
         geminiCliCodec.serialize(session),
@@ -254,14 +243,10 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
 
   async #locate(id: string): Promise<Found> {
     if (!isGeminiSessionId(id))
-      throw new TxcriptError(
-        "UNSAFE_PATH",
-        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
-        {
-          harness,
-          hint: "a Gemini CLI session id is a UUID such as 2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
-        },
-      );
+      throw unsafeIdError(id, {
+        harness,
+        hint: "a Gemini CLI session id is a UUID such as 2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
+      });
     const byDirectory = new Map<string, Found>();
     // Files named for this id (…-<first 8>.json(l)) that could not be read: not NOT_FOUND, but IO.
     const unreadable: SkippedFile[] = [];

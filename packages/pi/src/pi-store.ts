@@ -7,14 +7,18 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteSessionFile,
   ioError,
+  listDirectories,
   readHead,
+  readTail,
   readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
+  saveSessionFile,
   TxcriptError,
-  writeFileAtomic,
+  unsafeIdError,
 } from "@txcript/core";
 import { piCodec } from "./pi-codec.js";
 import { mungePiCwd, piSessionFileName, piSessionsRoot } from "./pi-paths.js";
@@ -119,19 +123,10 @@ function titleOf(lines: readonly string[]): string | undefined {
   return name ?? prompt;
 }
 
-async function readTail(file: string, size: number): Promise<string> {
-  if (size <= headBytes) return "";
-  const handle = await fs.open(file, "r");
-  try {
-    const length = Math.min(headBytes, size - headBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    // The first line of the tail is usually cut: drop it.
-    const text = buffer.toString("utf8");
-    return text.slice(text.indexOf("\n") + 1);
-  } finally {
-    await handle.close();
-  }
+/** The tail a head of headBytes does not reach, its first (usually cut) line dropped. */
+async function readCutTail(file: string, size: number): Promise<string> {
+  const text = await readTail(file, size, headBytes);
+  return text === "" ? "" : text.slice(text.indexOf("\n") + 1);
 }
 
 export class PiStore implements Store<PiSession> {
@@ -166,7 +161,7 @@ export class PiStore implements Store<PiSession> {
           continue;
         }
         // A cut last line of the head is skipped by JSON.parse failing.
-        const tail = await readTail(file, stat.size);
+        const tail = await readCutTail(file, stat.size);
         const found: Discovered = {
           harness,
           id: header.id,
@@ -226,26 +221,17 @@ export class PiStore implements Store<PiSession> {
           hint: "pass overwrite: true to write a second copy",
         });
     }
-    try {
-      await fs.mkdir(directory, { recursive: true });
-    } catch (cause) {
-      throw ioError(cause, directory, "write", harness);
-    }
-    await writeFileAtomic(target, piCodec.serialize(session), {
+    await saveSessionFile(target, piCodec.serialize(session), {
       overwrite: options.overwrite === true,
       root: this.root,
       harness,
+      directory,
     });
     return { id: header.id, path: target };
   }
 
   async delete(id: string): Promise<void> {
-    const file = await this.locate(id);
-    try {
-      await fs.unlink(file);
-    } catch (cause) {
-      throw ioError(cause, file, "delete", harness);
-    }
+    await deleteSessionFile(await this.locate(id), harness);
   }
 
   /** The file of session `id` (by its header): NOT_FOUND when none, AMBIGUOUS when two files hold it. */
@@ -268,14 +254,10 @@ export class PiStore implements Store<PiSession> {
   /** Files whose header names `id`: those named `…_<id>.jsonl` first; only when none is, every file's header. */
   async #find(id: string): Promise<string[]> {
     if (!safeId.test(id))
-      throw new TxcriptError(
-        "UNSAFE_PATH",
-        `not a session id: ${JSON.stringify(id.slice(0, 80))}`,
-        {
-          harness,
-          hint: "a pi session id is a UUID such as 019a0000-1111-7000-8000-000000000000",
-        },
-      );
+      throw unsafeIdError(id, {
+        harness,
+        hint: "a pi session id is a UUID such as 019a0000-1111-7000-8000-000000000000",
+      });
     const files = await this.#files();
     const named = files.filter((file) => path.basename(file).endsWith(`_${id}.jsonl`));
     const found: string[] = [];
@@ -313,17 +295,7 @@ export class PiStore implements Store<PiSession> {
     return files.sort();
   }
 
-  async #subdirectories(): Promise<string[]> {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await fs.readdir(this.root, { withFileTypes: true });
-    } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw ioError(cause, this.root, "list", harness);
-    }
-    return entries
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => path.join(this.root, entry.name))
-      .sort();
+  #subdirectories(): Promise<string[]> {
+    return listDirectories(this.root, harness);
   }
 }
