@@ -6,9 +6,9 @@
 import {
   type JsonObject,
   joinJsonLines,
-  parseJson,
   parseJsonObjectLine,
   parseJsonObjectLines,
+  writtenJsonLine,
 } from "@txcript/core";
 
 export const harness = "claude_code";
@@ -47,14 +47,7 @@ export interface ClaudeCodeSession extends ClaudeCodeFile {
  * holds on to the text alone, so a long session is not kept twice.
  */
 export function writtenLine(text: string): ClaudeCodeLine {
-  let parsed: JsonObject | undefined;
-  return {
-    text,
-    get value(): JsonObject {
-      parsed ??= parseJson(text, { harness }) as JsonObject;
-      return parsed;
-    },
-  };
+  return writtenJsonLine(text, harness);
 }
 
 /** Line `number` (1-based) of a session file; parseSession and the streaming reader read lines so. */

@@ -13,6 +13,7 @@ import {
   quote,
   splitJsonLines,
   TxcriptError,
+  writtenJsonLine,
 } from "@txcript/core";
 
 export const harness = "codex";
@@ -83,14 +84,7 @@ function isDocumentRollout(value: Json): value is JsonObject {
  * when asked, so a long written session is held once, as text.
  */
 export function writtenLine(text: string): CodexLine {
-  let parsed: JsonObject | undefined;
-  return {
-    text,
-    get value(): JsonObject {
-      parsed ??= parseJson(text, { harness }) as JsonObject;
-      return parsed;
-    },
-  };
+  return writtenJsonLine(text, harness);
 }
 
 function parseDocument(text: string, file: { file?: string }): CodexDocumentRollout | undefined {

@@ -109,6 +109,7 @@ describe("public exports", () => {
         "validateTranscript",
         "warn",
         "writeFileAtomic",
+        "writtenJsonLine",
       ]
     `);
   });

@@ -78,6 +78,7 @@ export {
   parseJsonObjectLine,
   parseJsonObjectLines,
   splitJsonLines,
+  writtenJsonLine,
 } from "./jsonl.js";
 export type { BlockType, CanonicalStopReason } from "./model.js";
 export {

@@ -5,6 +5,7 @@ import {
   parseJsonObjectLine,
   parseJsonObjectLines,
   splitJsonLines,
+  writtenJsonLine,
 } from "./jsonl.js";
 import { textLines } from "./stream-lines.js";
 import { txcriptErrorOf } from "./testing/index.js";
@@ -78,5 +79,19 @@ describe("parseJsonObjectLines", () => {
     expect(error.message).toBe("a session line must be a JSON object");
     expect(error.location).toEqual({ line: 7 });
     expect(error.hint).toContain('"[1]"');
+  });
+});
+
+describe("writtenJsonLine", () => {
+  it("parses its text only when the value is asked for, once", () => {
+    const line = writtenJsonLine('{"type":"a"}', "h");
+    expect(line.text).toBe('{"type":"a"}');
+    expect(line.value).toEqual({ type: "a" });
+    expect(line.value).toBe(line.value);
+    const bad = writtenJsonLine("{oops", "h");
+    expect(bad.text).toBe("{oops");
+    const error = txcriptErrorOf(() => bad.value);
+    expect(error.code).toBe("INVALID_JSON");
+    expect(error.harness).toBe("h");
   });
 });

@@ -91,3 +91,18 @@ export function parseJsonObjectLines(
 ): JsonLines<JsonObjectLine> {
   return splitJsonLines(text, (lineText, number) => parseJsonObjectLine(lineText, number, options));
 }
+
+/**
+ * A line a writer printed: its text, and the value parsed from that text only
+ * when asked (and then kept), so a long written session is held once, as text.
+ */
+export function writtenJsonLine(text: string, harness: string): JsonObjectLine {
+  let parsed: JsonObject | undefined;
+  return {
+    text,
+    get value(): JsonObject {
+      parsed ??= parseJson(text, { harness }) as JsonObject;
+      return parsed;
+    },
+  };
+}

@@ -7,8 +7,8 @@ import {
   type JsonObject,
   joinJsonLines,
   ownValue,
-  parseJson,
   parseJsonObjectLines,
+  writtenJsonLine,
 } from "@txcript/core";
 
 export const harness = "pi";
@@ -30,14 +30,7 @@ export interface PiSession {
 
 /** A line fromCommon wrote: its text, parsed only when asked (and then kept). */
 export function writtenLine(text: string): PiLine {
-  let parsed: JsonObject | undefined;
-  return {
-    text,
-    get value(): JsonObject {
-      parsed ??= parseJson(text, { harness }) as JsonObject;
-      return parsed;
-    },
-  };
+  return writtenJsonLine(text, harness);
 }
 
 /** Text → lines; pi skips blank lines, so they are kept verbatim and ignored. */
