@@ -23,3 +23,8 @@ export const harnessDefinitions: readonly AnyHarness[] = [
 ];
 
 export const defaultRegistry = new HarnessRegistry(harnessDefinitions);
+
+/** A harness id's package and fixtures directory name: "_" spelled "-" (claude_code → claude-code). */
+export function harnessDirectory(id: string): string {
+  return id.replaceAll("_", "-");
+}

@@ -8,13 +8,13 @@ import { fileURLToPath } from "node:url";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { defaultRegistry, harnessDefinitions } from "./index.js";
+import { defaultRegistry, harnessDefinitions, harnessDirectory } from "./index.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../fixtures");
 
-/** fixtures/<dir> for a harness id: the id with "_" spelled "-" (claude_code → claude-code). */
+/** fixtures/<dir> for a harness id (harnessDirectory: claude_code → claude-code). */
 function fixtureFiles(id: string): string[] {
-  const directory = path.join(fixtures, id.replaceAll("_", "-"));
+  const directory = path.join(fixtures, harnessDirectory(id));
   if (!existsSync(directory)) return [];
   return readdirSync(directory)
     .filter(
@@ -25,6 +25,12 @@ function fixtureFiles(id: string): string[] {
 }
 
 describe("the harness registry", () => {
+  it("names each harness's directory with '-' for '_'", () => {
+    expect(harnessDirectory("claude_code")).toBe("claude-code");
+    expect(harnessDirectory("stream_json")).toBe("stream-json");
+    expect(harnessDirectory("amp")).toBe("amp");
+  });
+
   it("lists every harness package once", () => {
     expect(harnessDefinitions.map((harness) => harness.id)).toEqual([
       "common",
@@ -42,7 +48,7 @@ describe("the harness registry", () => {
     const files = fixtureFiles(harness.id);
     it(`detects ${harness.id}'s own fixtures as ${harness.id} (${files.length} files)`, () => {
       if (harness.id !== "common")
-        expect(files.length, `fixtures/${harness.id.replaceAll("_", "-")}`).toBeGreaterThan(0);
+        expect(files.length, `fixtures/${harnessDirectory(harness.id)}`).toBeGreaterThan(0);
       for (const file of files)
         expect(
           defaultRegistry.detect(readFileSync(file, "utf8")).id,

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { commonCodec, type Transcript } from "@txcript/core";
-import { harnessDefinitions } from "@txcript/harnesses";
+import { harnessDefinitions, harnessDirectory } from "@txcript/harnesses";
 import { programBin, programSkipReason, realPrograms } from "../../../scripts/real-programs.mjs";
 import { repoRoot } from "./workspace.js";
 
@@ -36,11 +36,6 @@ export interface Cell {
   failures: string[];
 }
 
-/** A harness id's package and fixtures directory name. */
-export function directoryOf(id: string): string {
-  return id.replaceAll("_", "-");
-}
-
 /** The probes of every registered harness that has one. */
 export async function probes(): Promise<{ target: string; probe: Probe }[]> {
   const found: { target: string; probe: Probe }[] = [];
@@ -48,7 +43,7 @@ export async function probes(): Promise<{ target: string; probe: Probe }[]> {
     const file = path.join(
       repoRoot,
       "packages",
-      directoryOf(harness.id),
+      harnessDirectory(harness.id),
       "src/test-support/probe.ts",
     );
     if (!existsSync(file)) continue;
@@ -64,7 +59,7 @@ export function sources(
 ): { source: string; name: string; transcript: Transcript }[] {
   const out: { source: string; name: string; transcript: Transcript }[] = [];
   for (const harness of harnessDefinitions) {
-    const directory = path.join(repoRoot, "fixtures", directoryOf(harness.id));
+    const directory = path.join(repoRoot, "fixtures", harnessDirectory(harness.id));
     if (!existsSync(directory)) continue;
     const names = readdirSync(directory)
       .filter((name) => name.endsWith(".common.json"))
