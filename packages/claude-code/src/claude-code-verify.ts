@@ -114,7 +114,8 @@ function lastLines(text: string): string {
 function isResumedTurn(request: CapturedRequest, lastText: string | undefined): boolean {
   if (!request.url.startsWith("/v1/messages")) return false;
   const messages = request.body.messages ?? [];
-  const prompt = messages.at(-1);
+  // The last user message (Claude Code may put system entries after it).
+  const prompt = messages.findLast((message) => message.role === "user");
   const asked =
     prompt?.role === "user" &&
     (prompt.content === "hi" ||
