@@ -81,7 +81,11 @@ async function reread(
   files: string[],
 ): Promise<Found[] | undefined> {
   const byPath = new Map<string, Row[]>();
-  for (const row of rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+  for (const row of rows) {
+    const list = byPath.get(row.path);
+    if (list === undefined) byPath.set(row.path, [row]);
+    else list.push(row);
+  }
   const found: Found[] = [];
   for (const file of files) {
     const [row, ...others] = byPath.get(file) ?? [];
@@ -118,13 +122,22 @@ export async function refreshIndex(
     )
     .all() as Row[];
   const rowsOf = new Map<string, Row[]>();
-  for (const row of rows) rowsOf.set(row.harness, [...(rowsOf.get(row.harness) ?? []), row]);
+  for (const row of rows) {
+    const list = rowsOf.get(row.harness);
+    if (list === undefined) rowsOf.set(row.harness, [row]);
+    else list.push(row);
+  }
   const known = new Map(rows.map((row) => [row.key, row.fingerprint]));
   const snapshotOf = db.prepare("SELECT data FROM snapshots WHERE harness = ?");
   const stale: Found[] = [];
   const present = new Set<string>();
   // Per source: the sessions this refresh vouches for (fingerprint by key), and its new snapshot.
-  const plans: { source: IndexSource; expected: Map<string, string>; snapshot?: Snapshot }[] = [];
+  const plans: {
+    source: IndexSource;
+    expected: Map<string, string>;
+    snapshot?: Snapshot;
+    unchanged?: true;
+  }[] = [];
   let sessionCount = 0;
   for (const source of sources) {
     const own = rowsOf.get(source.harness) ?? [];
@@ -138,7 +151,7 @@ export async function refreshIndex(
     if (difference.kind === "none" && prior !== undefined) {
       for (const row of own) present.add(row.key);
       sessionCount += own.length;
-      plans.push({ source, expected, snapshot: prior });
+      plans.push({ source, expected, snapshot: prior, unchanged: true });
       continue;
     }
     if (difference.kind === "files" && prior !== undefined) {
@@ -279,6 +292,7 @@ export async function refreshIndex(
     };
     saveSnapshot.run(plan.source.harness, JSON.stringify(snapshot));
   });
-  for (const plan of plans) settle.immediate(plan);
+  // A store found unchanged keeps its snapshot, unless a session of it was dropped just now.
+  for (const plan of plans) if (!plan.unchanged || removed > 0) settle.immediate(plan);
   return { sessions: sessionCount, indexed: stale.length - failed.length, removed, failed };
 }
