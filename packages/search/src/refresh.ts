@@ -186,7 +186,14 @@ export async function refreshIndex(
   // transaction, so no other session's rows lie between): deleting by rowid range, not by the
   // unindexed key column, which FTS5 could only find by reading every row.
   const rangeOf = db.prepare("SELECT first_row, last_row FROM sessions WHERE key = ?");
-  const deleteRange = db.prepare("DELETE FROM messages WHERE rowid BETWEEN ? AND ?");
+  // One rowid at a time: FTS5 plans `rowid = ?` as a lookup, but a BETWEEN as a scan (measured:
+  // 0.9 s to delete a 100 KB session's rows from the 1.27 GB corpus's index).
+  const deleteRow = db.prepare("DELETE FROM messages WHERE rowid = ?");
+  const deleteRange = {
+    run(first: number, last: number) {
+      for (let row = first; row <= last; row += 1) deleteRow.run(row);
+    },
+  };
   const deleteMessages = {
     run(key: string) {
       const range = rangeOf.get(key) as
