@@ -8,7 +8,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { Transcript } from "@txcript/core";
-import { defaultRegistry } from "@txcript/harnesses";
+import { defaultRegistry, harnessDirectory } from "@txcript/harnesses";
 import { directHarnesses, loadDirect, SearchIndex, sessionTexts } from "@txcript/search";
 import { describe, expect, it } from "vitest";
 import type { Io } from "../src/io.js";
@@ -81,7 +81,7 @@ function withSubagent(id: string): Transcript {
 async function stock(): Promise<Map<string, number>> {
   const saved = new Map<string, number>();
   for (const { harness, store } of defaultRegistry.stores(home.env)) {
-    const directory = path.join(fixturesRoot, harness.id.replaceAll("_", "-"));
+    const directory = path.join(fixturesRoot, harnessDirectory(harness.id));
     const names = await fs.readdir(directory).catch(() => [] as string[]);
     const natives: unknown[] = [];
     for (const name of names.sort()) {
