@@ -104,6 +104,16 @@ export async function tokenCounter(
 export interface Archive {
   directory: string;
   note: Message;
+  /** The directory was made by this write (it did not exist before): a failed continue removes it. */
+  created: boolean;
+}
+
+/** Whether `directory` exists (an archive from an earlier continue of the same session). */
+export async function exists(directory: string): Promise<boolean> {
+  return fs.stat(directory).then(
+    () => true,
+    () => false,
+  );
 }
 
 const whatWords: Record<BudgetCut["what"], string> = {
@@ -141,6 +151,7 @@ export async function writeArchive(
   whole: Transcript | ArchivedSession,
   leftOut: { before: number; cuts: BudgetCut[]; firstKept: number },
   summary: string,
+  options: { created?: boolean } = {},
 ): Promise<Archive> {
   const full =
     "messages" in whole
@@ -151,6 +162,7 @@ export async function writeArchive(
         }
       : whole;
   const directory = archiveDirectory(cwd, full.meta.id);
+  const created = options.created ?? !(await exists(directory));
   await fs.mkdir(directory, { recursive: true });
   if ("messages" in whole)
     await writeFileAtomic(
@@ -178,6 +190,7 @@ export async function writeArchive(
   const relative = path.relative(cwd, directory) || directory;
   return {
     directory,
+    created,
     note: {
       role: "user",
       timestamp: full.firstTimestamp ?? full.meta.timestamp,

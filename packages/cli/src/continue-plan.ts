@@ -14,6 +14,8 @@ export interface Plan {
   copy: Transcript;
   /** Where the archive went, when something was left out. */
   archive?: string;
+  /** This run made the archive's directory: a continue that fails after it removes it again. */
+  archiveCreated?: boolean;
 }
 
 /** Insert `message` after the leading context messages (a system prompt stays first). */
@@ -77,5 +79,9 @@ export async function planCopy(
     summary,
   );
   await note(io, settings, `what was left out is archived in ${archive.directory}`);
-  return { copy: afterContext(fitted.transcript, archive.note), archive: archive.directory };
+  return {
+    copy: afterContext(fitted.transcript, archive.note),
+    archive: archive.directory,
+    archiveCreated: archive.created,
+  };
 }

@@ -27,7 +27,7 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import { archiveDirectory, fitForTarget, writeArchive } from "./context-budget.js";
+import { archiveDirectory, exists, fitForTarget, writeArchive } from "./context-budget.js";
 import type { Plan } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
@@ -153,6 +153,7 @@ export async function streamedCopy(
     }
   };
   const archived = path.join(archive, "transcript.common.json");
+  const created = !(await exists(archive));
   await fs.mkdir(archive, { recursive: true });
   await writeFileAtomic(
     archived,
@@ -183,7 +184,9 @@ export async function streamedCopy(
   const budget = integerOption(values, "budget", "continue", 1);
   const fitted = await fitForTarget(transcript, target.id, budget).catch(async (error: unknown) => {
     // As on the whole path, a copy that cannot be fitted leaves no archive behind.
-    await fs.rm(archived, { force: true });
+    await (created
+      ? fs.rm(archive, { recursive: true, force: true })
+      : fs.rm(archived, { force: true }));
     throw locate(error, located.shown);
   });
   if (fitted.cuts.length > 0)
@@ -205,6 +208,7 @@ export async function streamedCopy(
     { meta, count, firstTimestamp },
     { before: fitted.before, cuts: fitted.cuts, firstKept: last + 1 },
     summary,
+    { created },
   );
   await note(io, settings, `what was left out is archived in ${written.directory}`);
   return {
@@ -212,6 +216,10 @@ export async function streamedCopy(
     readWarnings: collector.warnings,
     transcript,
     directory,
-    plan: { copy: afterContext(fitted.transcript, written.note), archive: written.directory },
+    plan: {
+      copy: afterContext(fitted.transcript, written.note),
+      archive: written.directory,
+      archiveCreated: written.created,
+    },
   };
 }

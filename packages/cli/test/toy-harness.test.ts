@@ -388,6 +388,48 @@ describe("a harness defined only in a test", () => {
     expect(await fs.readdir(path.join(root, "toys", "brokentoy"))).toEqual([]);
   });
 
+  it("a continue that fails its read-back removes the archive it made, and keeps one made before", async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const text = (role: "user" | "assistant", words: string) => ({
+      role,
+      timestamp: at,
+      content: [{ type: "text", text: words }],
+    });
+    const file = path.join(root, "archived.common.json");
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        format: "txcript.common/v2",
+        meta: { id: "archived", timestamp: at },
+        messages: [
+          text("user", "old question"),
+          text("assistant", "old answer"),
+          {
+            role: "user",
+            timestamp: at,
+            content: [{ type: "compaction", summary: "we talked", trigger: "auto" }],
+          },
+          text("user", "new question"),
+          text("assistant", "new answer"),
+        ],
+      }),
+    );
+    const archive = path.join(root, ".txcript", "archived");
+    await fs.rm(archive, { recursive: true, force: true });
+    const broken = await run("continue", file, "--with", "brokentoy", "--no-resume");
+    expect(broken.code).toBe(70);
+    expect(broken.stderr).toContain(`what was left out is archived in ${archive}`);
+    expect(broken.stderr).toMatch(/does not read back as the conversation/);
+    await expect(fs.stat(archive)).rejects.toThrow(/ENOENT/);
+    // Control: an archive an earlier continue made (a session may point at it) is left alone.
+    const good = await run("continue", file, "--with", "toy", "--no-resume", "--force");
+    expect(good.code, good.stderr).toBe(0);
+    expect((await fs.readdir(archive)).sort()).toEqual(["index.md", "transcript.common.json"]);
+    const again = await run("continue", file, "--with", "brokentoy", "--no-resume");
+    expect(again.code).toBe(70);
+    expect((await fs.readdir(archive)).sort()).toEqual(["index.md", "transcript.common.json"]);
+  });
+
   it("a bug in a codec is an internal error (exit 70), bad input is 1, usage is 2", async () => {
     const bug = path.join(root, "bug.toy.json");
     await fs.writeFile(

@@ -148,11 +148,17 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       throw locate(error, input.file);
     });
   // Read back before success: what the store holds must be what was meant.
-  await verifyWritten(target, store, saved, copy);
-  const verified =
-    program === undefined
+  // A failed check removes the session (verify.ts) and an archive this run made.
+  const verified = await (async () => {
+    await verifyWritten(target, store, saved, copy);
+    return program === undefined
       ? undefined
       : await checkWithProgram(target, store, saved, program, directory);
+  })().catch(async (error: unknown) => {
+    if (plan.archive !== undefined && plan.archiveCreated === true)
+      await fs.rm(plan.archive, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  });
   if (verified !== undefined)
     await note(
       io,
