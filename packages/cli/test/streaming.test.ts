@@ -89,6 +89,41 @@ describe("convert, streamed", () => {
     expect(small.text).toBeUndefined();
   });
 
+  it("a directory's files past the input limit convert when both sides stream (and only then)", async () => {
+    const batch = path.join(home.work, "batch");
+    await fs.mkdir(batch, { recursive: true });
+    const inputs = [codexInputs[0], claudeInputs[0]] as string[];
+    for (const [index, input] of inputs.entries())
+      await fs.copyFile(input, path.join(batch, `${index}-${path.basename(input)}`));
+    const sizes = inputs.map((input) => readFileSync(input).length);
+    const limited = { TXCRIPT_MAX_INPUT_BYTES: String(Math.min(...sizes) - 1) };
+    const convert = async (env: Record<string, string>) => {
+      const out = path.join(home.work, "batch-out");
+      await fs.rm(out, { recursive: true, force: true });
+      const result = await txcript(home, ["convert", batch, "--to", "codex", "--out-dir", out], {
+        env,
+      });
+      const files: Record<string, string> = {};
+      for (const file of existsSync(out) ? await listFiles(out) : [])
+        files[file] = readFileSync(path.join(out, file), "utf8");
+      return { code: result.code, stderr: result.stderr, files };
+    };
+    const whole = await convert({});
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(Object.keys(whole.files)).toHaveLength(2);
+    const streamed = await convert({ ...limited, ...streamAlways });
+    expect(streamed.code, streamed.stderr).toBe(0);
+    expect(streamed.files).toEqual(whole.files);
+    // Control: below the threshold each file is read whole, and the limit refuses both.
+    const small = await convert({
+      ...limited,
+      TXCRIPT_STREAM_MIN_BYTES: String(Math.max(...sizes) + 1),
+    });
+    expect(small.code).toBe(1);
+    expect(small.stderr.match(/past the limit/g)).toHaveLength(2);
+    expect(small.files).toEqual({});
+  });
+
   it("past the limit, a pair that cannot stream is refused saying why", async () => {
     const input = codexInputs[0] as string;
     const size = readFileSync(input).length;

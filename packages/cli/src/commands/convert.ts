@@ -175,15 +175,25 @@ async function convertDirectory(
     const relative = path.relative(root, file);
     progress.update(index, relative);
     try {
-      const source = await readSessionFile(file, relative, forced, limit);
-      const converted = await convertSource(source, to, {
-        dialect: options.dialect,
-        lineByLine: true,
-        transform: (transcript) =>
-          redactIfAsked(io, options.values, transcript, settings).then(
-            (result) => result.transcript,
-          ),
-      });
+      // A long file streams as a single one would (stream-convert.ts); else it is read whole.
+      const stat = await fs.stat(file);
+      const streamed = await streamSource(
+        { kind: "file", forced, path: file, shown: relative, size: stat.size, mtime: stat.mtime },
+        io,
+        to,
+        options.values,
+        true,
+      );
+      const converted = streamed
+        ? convertStreamSource(io, streamed, to, { dialect: options.dialect })
+        : await convertSource(await readSessionFile(file, relative, forced, limit), to, {
+            dialect: options.dialect,
+            lineByLine: true,
+            transform: (transcript) =>
+              redactIfAsked(io, options.values, transcript, settings).then(
+                (result) => result.transcript,
+              ),
+          });
       const target = path.join(outRoot, outputName(relative, to));
       await fs.mkdir(path.dirname(target), { recursive: true });
       await writeFileAtomic(target, converted.slices, { overwrite: options.force });
