@@ -232,6 +232,15 @@ describe("CodexStore", () => {
     // The rollout text is still the parent's own.
     expect(codexCodec.serialize(loaded)).toBe(readFileSync(await store.locate(parentId), "utf8"));
     expect(codexCodec.toCommon(await store.load(childId)).subagents).toBeUndefined();
+    // Loaded again by the same store (its children remembered by file): the same subagents; a
+    // child rewritten to name another parent is no longer one, and one named again is.
+    expect(codexCodec.toCommon(await store.load(parentId)).subagents).toEqual(transcript.subagents);
+    const childFile = path.join(day, `rollout-2026-06-19T02-15-27-${childId}.jsonl`);
+    const other = "019eddaa-0000-7000-8000-0000000000b2";
+    await fs.writeFile(childFile, `${child.replaceAll(parentId, other)}\n`);
+    expect(codexCodec.toCommon(await store.load(parentId)).subagents).toBeUndefined();
+    await fs.writeFile(childFile, child);
+    expect(codexCodec.toCommon(await store.load(parentId)).subagents).toEqual(transcript.subagents);
   });
 
   it("finds and loads a .jsonl.zst rollout, and prefers the plain file when both exist", async () => {

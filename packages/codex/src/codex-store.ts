@@ -4,7 +4,7 @@
 // the last event's time from its mtime; titles come from `session_index.jsonl`,
 // read once. Saving is atomic and no-clobber, with the mtime set to the last
 // event; Codex's SQLite state is never written.
-import { promises as fs } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
@@ -119,8 +119,7 @@ export class CodexStore implements Store<CodexRollout> {
     for (const file of await this.#rolloutFiles()) {
       if (file === parentFile) continue;
       if (path.basename(file).slice("rollout-".length, "rollout-".length + 19) < stamp) continue;
-      const first = readFirstLine(file);
-      if (parentThreadOf(first)?.toLowerCase() !== id) continue;
+      if (this.#parentOf(file) !== id) continue;
       const child = codexCodec.parse(await readRolloutFile(file), { file });
       const childId = rolloutIdOf(path.basename(file));
       if (child.kind !== "lines" || childId === undefined) continue;
@@ -129,6 +128,24 @@ export class CodexStore implements Store<CodexRollout> {
     }
     return out;
   }
+
+  /**
+   * The parent thread (lower case) a rollout's first line names, remembered by the file's
+   * identity, size and modification time: loading every session of a store (a search index's
+   * first build) would otherwise open the first line of every later rollout once per session.
+   */
+  #parentOf(file: string): string | undefined {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+    const stamp = `${stat.ino}|${stat.size}|${stat.mtimeMs}`;
+    const known = this.#parents.get(file);
+    if (known !== undefined && known.stamp === stamp) return known.parent;
+    const parent = parentThreadOf(readFirstLine(file))?.toLowerCase();
+    this.#parents.set(file, { stamp, parent });
+    return parent;
+  }
+
+  readonly #parents = new Map<string, { stamp: string; parent: string | undefined }>();
 
   async save(
     rollout: CodexRollout,

@@ -162,4 +162,35 @@ describe("refresh", () => {
     });
     expect(hits).toEqual(["s9"]);
   });
+
+  it("writes many sessions a batch at a time, each whole, a failed one apart", async () => {
+    // More sessions than one batch holds (200), with one that does not read among them.
+    for (let n = 3; n <= 450; n += 1)
+      await writeSession(sessions, session(`s${n}`, [`zeta ${n}`, `omega common ${n}`]));
+    await fs.writeFile(path.join(sessions, "s300.common.json"), "{ not json");
+    const { source, counts } = counted();
+    const built = await withIndex(async (index) => ({
+      stats: await index.refresh([source]),
+      zeta: index.search("zeta", { limit: 1000 }).length,
+      omega: index.search("omega", { limit: 1000 }).map((hit) => hit.ordinal),
+      one: index.search("zeta 417").map((hit) => [hit.id, hit.ordinal]),
+    }));
+    expect(built.stats.sessions).toBe(450);
+    expect(built.stats.indexed).toBe(449);
+    expect(built.stats.failed.map((failure) => failure.id)).toEqual(["s300"]);
+    expect(built.zeta).toBe(447);
+    expect(new Set(built.omega)).toEqual(new Set([2]));
+    expect(built.one).toEqual([["s417", 1]]);
+    expect(counts.load).toBe(450);
+    // Nothing changed but the failed one: it alone is tried again.
+    await writeSession(sessions, session("s300", ["zeta back"]));
+    const again = await withIndex(async (index) => ({
+      stats: await index.refresh([source]),
+      zeta: index.search("zeta", { limit: 1000 }).length,
+    }));
+    expect(again).toEqual({
+      stats: { sessions: 450, indexed: 1, removed: 0, failed: [] },
+      zeta: 448,
+    });
+  });
 });

@@ -10,20 +10,20 @@
 //   that is not a session, a store dated otherwise, no snapshot yet): the
 //   store discovers its sessions and each is compared by its fingerprint
 //   (its file's size and modification time, and its updated time).
-// Each session is replaced in one transaction (BEGIN IMMEDIATE: it reads
-// before it writes, and a deferred one could not wait for another writer),
-// which also drops its
-// source's snapshot; a new snapshot is saved at the end only if every
+// Sessions are read outside any transaction, then replaced a batch at a
+// time in one transaction (BEGIN IMMEDIATE: it reads before it writes, and
+// a deferred one could not wait for another writer), so each session's rows
+// change at once; the transaction also drops its source's snapshot; a new snapshot is saved at the end only if every
 // session still has the fingerprint this refresh gave it (so two processes
 // refreshing at once never leave a snapshot newer than the rows). A session
 // that cannot be read is dropped and marked in the snapshot, so it is tried
 // again next time.
 import { promises as fs } from "node:fs";
-import type { Discovered, Transcript } from "@txcript/core";
+import type { Discovered } from "@txcript/core";
 import { loadDirect } from "./direct-load.js";
 import { compareSnapshot, type Snapshot, takeSnapshot } from "./freshness.js";
 import type { IndexSource, RefreshProgress, RefreshStats } from "./search-index.js";
-import { sessionTexts } from "./session-text.js";
+import { type IndexedMessage, sessionTexts } from "./session-text.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
 type Database = any;
@@ -47,6 +47,19 @@ interface Row {
   fingerprint: string;
   tracks: number;
 }
+
+/** A session read and ready to write. */
+interface Parsed {
+  key: string;
+  entry: Found;
+  title: string | undefined;
+  cwd: string | undefined;
+  texts: IndexedMessage[];
+}
+
+/** A batch is written once it holds this many sessions or this much text (UTF-16 units). */
+const batchSessions = 200;
+const batchTextChars = 16_000_000;
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
@@ -222,13 +235,14 @@ export async function refreshIndex(
   const insertMessage = db.prepare(
     "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
   );
-  const replace = db.transaction((key: string, entry: Found, transcript: Transcript) => {
+  const write = (item: Parsed) => {
+    const { key, entry, title, cwd, texts } = item;
     const { session, source } = entry;
     deleteMessages.run(key);
     dropSnapshot.run(source.harness);
     let first: number | null = null;
     let last: number | null = null;
-    for (const message of sessionTexts(transcript)) {
+    for (const message of texts) {
       const row = Number(
         insertMessage.run(message.text, key, message.ordinal, message.role).lastInsertRowid,
       );
@@ -240,41 +254,93 @@ export async function refreshIndex(
       source.harness,
       session.id,
       session.path,
-      transcript.meta.title ?? session.title ?? null,
-      transcript.meta.cwd ?? session.cwd ?? null,
+      title ?? session.title ?? null,
+      cwd ?? session.cwd ?? null,
       session.updatedAt,
       entry.fingerprint,
       entry.tracks ? 1 : 0,
       first,
       last,
     );
+  };
+  // Sessions are written a batch at a time, each batch in one transaction (read outside it, so
+  // the write lock is held only while rows go in): FTS5 flushes its pending terms into a new
+  // segment at every commit, and a commit per session spent more time merging those small
+  // segments than inserting (see docs/decisions/0008).
+  const writeBatch = db.transaction((items: Parsed[]) => {
+    for (const item of items) write(item);
   });
+  const writeOne = db.transaction((item: Parsed) => write(item));
   const failed: RefreshStats["failed"] = [];
   const failedPaths = new Set<string>();
   const failedKeys = new Set<string>();
-  let done = 0;
-  for (const entry of stale) {
+  const fail = (key: string, entry: Found, error: unknown) => {
     const { source, session } = entry;
-    onProgress?.({ done, total: stale.length, path: session.path });
-    const key = keyOf(source.harness, session.id);
+    // Unreadable now: no stale hits from it, and it is tried again next time.
+    drop.immediate(key, source.harness);
+    failedPaths.add(session.path);
+    failedKeys.add(key);
+    failed.push({
+      harness: source.harness,
+      id: session.id,
+      path: session.path,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  };
+  let batch: Parsed[] = [];
+  let batchChars = 0;
+  const flush = () => {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    batchChars = 0;
     try {
-      const native =
-        (await loadDirect(source.harness, session, source.parse)) ??
-        (await source.store.load(session.id));
-      replace.immediate(key, entry, source.read(native));
-    } catch (error) {
-      // Unreadable now: no stale hits from it, and it is tried again next time.
-      drop.immediate(key, source.harness);
-      failedPaths.add(session.path);
-      failedKeys.add(key);
-      failed.push({
-        harness: source.harness,
-        id: session.id,
-        path: session.path,
-        reason: error instanceof Error ? error.message : String(error),
-      });
+      writeBatch.immediate(items);
+    } catch {
+      // One at a time then, so a failure is that session's alone.
+      for (const item of items)
+        try {
+          writeOne.immediate(item);
+        } catch (error) {
+          fail(item.key, item.entry, error);
+        }
     }
-    done += 1;
+  };
+  // While sessions go in: no fsync at each WAL checkpoint (the index is a cache, rebuilt when
+  // it is not a readable database; measured at twice the insert rate), and a larger page
+  // cache for FTS5's segment merges. Both are this connection's only, set back after.
+  const synchronous = db.pragma("synchronous", { simple: true }) as number;
+  const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  if (stale.length > 0) {
+    db.pragma("synchronous = OFF");
+    db.pragma("cache_size = -65536");
+  }
+  let done = 0;
+  try {
+    for (const entry of stale) {
+      const { source, session } = entry;
+      onProgress?.({ done, total: stale.length, path: session.path });
+      const key = keyOf(source.harness, session.id);
+      try {
+        const native =
+          (await loadDirect(source.harness, session, source.parse)) ??
+          (await source.store.load(session.id));
+        const transcript = source.read(native);
+        const texts = sessionTexts(transcript);
+        batch.push({ key, entry, title: transcript.meta.title, cwd: transcript.meta.cwd, texts });
+        for (const message of texts) batchChars += message.text.length;
+        if (batch.length >= batchSessions || batchChars >= batchTextChars) flush();
+      } catch (error) {
+        fail(key, entry, error);
+      }
+      done += 1;
+    }
+    flush();
+  } finally {
+    if (stale.length > 0) {
+      db.pragma(`synchronous = ${Number(synchronous)}`);
+      db.pragma(`cache_size = ${Number(cacheSize)}`);
+    }
   }
   onProgress?.({ done, total: stale.length, path: "" });
 
