@@ -4,7 +4,33 @@
 // the OpenCode store, loaded only by those) and starts fast. Code splitting keeps
 // `--version` from loading anything but the entry chunk.
 import { chmod, readFile, rm } from "node:fs/promises";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+
+// The search fast path (src/search-fast.ts) must load no codec, schema or
+// zod. esbuild's splitting keeps every module a barrel re-exports in the
+// chunks of whoever imports the barrel, so the few modules on that path
+// import their neighbours directly here: search-fast.ts takes
+// @txcript/search's search-index.ts (not its index), and query.ts and
+// search-index.ts take @txcript/core's errors.ts (they import TxcriptError
+// only). test/search-fast.test.ts checks the chunk's imports.
+const packages = fileURLToPath(new URL("..", import.meta.url));
+const lightImports = {
+  name: "light-imports",
+  setup(build) {
+    const redirect = [
+      ["cli/src/search-fast.ts", "@txcript/search", "search/src/search-index.ts"],
+      ["search/src/query.ts", "@txcript/core", "core/src/errors.ts"],
+      ["search/src/search-index.ts", "@txcript/core", "core/src/errors.ts"],
+    ];
+    build.onResolve({ filter: /^@txcript\/(search|core)$/ }, (args) => {
+      const importer = path.relative(packages, args.importer).split(path.sep).join("/");
+      const match = redirect.find(([from, name]) => from === importer && name === args.path);
+      return match === undefined ? undefined : { path: path.join(packages, match[2]) };
+    });
+  },
+};
 
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
 await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
@@ -28,5 +54,6 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
   logLevel: "warning",
+  plugins: [lightImports],
 });
 await chmod(new URL("./dist/txcript.js", import.meta.url), 0o755);

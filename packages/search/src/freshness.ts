@@ -29,9 +29,13 @@ export type Difference = { kind: "none" } | { kind: "files"; files: string[] } |
 /** Entries beyond which a root is not snapshotted (it is discovered every time instead). */
 export const maxSnapshotEntries = 50_000;
 
+const quiet = { throwIfNoEntry: false } as const;
+
+// A missing entry answers undefined without an exception thrown and caught
+// (ENOENT); other errors (ENOTDIR, EACCES) still throw, and count as missing.
 function statOf(file: string): fs.Stats | undefined {
   try {
-    return fs.statSync(file);
+    return fs.statSync(file, quiet);
   } catch {
     return undefined;
   }
@@ -82,14 +86,23 @@ export function takeSnapshot(root: string, limit = maxSnapshotEntries): Snapshot
 export function compareSnapshot(snapshot: Snapshot): Difference {
   if (snapshot.missing)
     return statOf(snapshot.root) === undefined ? { kind: "none" } : { kind: "more" };
-  for (const [dir, mtime] of snapshot.dirs)
-    if ((statOf(dir)?.mtimeMs ?? -1) !== mtime) return { kind: "more" };
-  const files: string[] = [];
-  for (const [file, size, mtime] of snapshot.files) {
-    const stat = statOf(file);
-    if (stat === undefined) {
-      if (size !== -1) return { kind: "more" };
-    } else if (stat.size !== size || stat.mtimeMs !== mtime) files.push(file);
+  // Indexed loops, and the changed list made only when a file changed: ~5,000 entries per query.
+  const { dirs } = snapshot;
+  for (let i = 0; i < dirs.length; i += 1) {
+    const entry = dirs[i] as [string, number];
+    if ((statOf(entry[0])?.mtimeMs ?? -1) !== entry[1]) return { kind: "more" };
   }
-  return files.length === 0 ? { kind: "none" } : { kind: "files", files };
+  let files: string[] | undefined;
+  const entries = snapshot.files;
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] as [string, number, number];
+    const stat = statOf(entry[0]);
+    if (stat === undefined) {
+      if (entry[1] !== -1) return { kind: "more" };
+    } else if (stat.size !== entry[1] || stat.mtimeMs !== entry[2]) {
+      files ??= [];
+      files.push(entry[0]);
+    }
+  }
+  return files === undefined ? { kind: "none" } : { kind: "files", files };
 }

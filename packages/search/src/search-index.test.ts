@@ -171,3 +171,30 @@ describe("SearchIndex", () => {
     );
   });
 });
+
+describe("SearchIndex.openExisting and unchangedSince (the CLI's fast path)", () => {
+  it("opens only an index that exists, and says unchanged only while nothing moved", async () => {
+    expect(SearchIndex.openExisting(file)).toBeUndefined();
+    await search("upload");
+    const source = directorySource("common", sessions);
+    const stores = [{ harness: "common", root: source.store.root }];
+    const index = SearchIndex.openExisting(file);
+    expect(index).toBeDefined();
+    try {
+      expect(index?.unchangedSince(stores)).toBe(true);
+      // Controls: another root, an extra store, a store missing from the list.
+      expect(index?.unchangedSince([{ harness: "common", root: `${sessions}-other` }])).toBe(false);
+      expect(index?.unchangedSince([...stores, { harness: "other", root: sessions }])).toBe(false);
+      expect(index?.unchangedSince([])).toBe(false);
+      expect(new Set(index?.search("upload").map((hit) => hit.id))).toEqual(new Set(["s1"]));
+      await writeSession(sessions, session("s3", ["a new upload"]));
+      expect(index?.unchangedSince(stores)).toBe(false);
+    } finally {
+      index?.close();
+    }
+    await search("upload");
+    const again = SearchIndex.openExisting(file);
+    expect(again?.unchangedSince(stores)).toBe(true);
+    again?.close();
+  });
+});

@@ -7,14 +7,14 @@
 // each session is replaced in one transaction, so the last writer wins with
 // the same rows. A file that is not a database of this version is removed
 // and rebuilt. better-sqlite3 is loaded on first use only.
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
+import { compareSnapshot, type Snapshot } from "./freshness.js";
 import { parseQuery } from "./query.js";
-import { refreshIndex } from "./refresh.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
 export const indexVersion = "5";
@@ -144,6 +144,52 @@ export class SearchIndex {
     throw new TxcriptError("IO", `cannot open the search index ${file}`);
   }
 
+  /**
+   * Open an index that exists and is of this version, creating and rebuilding
+   * nothing (the CLI's search fast path); undefined otherwise.
+   */
+  static openExisting(file: string): SearchIndex | undefined {
+    if (!existsSync(file)) return undefined;
+    let db: Database | undefined;
+    try {
+      db = openDatabase(file);
+      const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as
+        | { value: string }
+        | undefined;
+      if (version?.value === indexVersion) return new SearchIndex(file, db);
+    } catch {
+      // Not a readable index: the full path rebuilds it.
+    }
+    db?.close();
+    return undefined;
+  }
+
+  /**
+   * Whether a refresh over stores with these roots would find nothing to do:
+   * every store has a saved snapshot of that root, no other harness has one
+   * or has sessions, and nothing changed on disk since (freshness.ts).
+   */
+  unchangedSince(stores: readonly { harness: string; root: string }[]): boolean {
+    const saved = this.#db.prepare("SELECT harness, data FROM snapshots").all() as {
+      harness: string;
+      data: string;
+    }[];
+    if (saved.length !== stores.length) return false;
+    const byHarness = new Map(saved.map((row) => [row.harness, row.data]));
+    const wanted = new Set(stores.map((store) => store.harness));
+    const indexed = this.#db.prepare("SELECT DISTINCT harness FROM sessions").all() as {
+      harness: string;
+    }[];
+    if (indexed.some((row) => !wanted.has(row.harness))) return false;
+    for (const store of stores) {
+      const data = byHarness.get(store.harness);
+      if (data === undefined) return false;
+      const snapshot = JSON.parse(data) as Snapshot;
+      if (snapshot.root !== store.root || compareSnapshot(snapshot).kind !== "none") return false;
+    }
+    return true;
+  }
+
   /** Delete an index and its WAL files. */
   static async remove(file: string): Promise<void> {
     for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${file}${suffix}`, { force: true });
@@ -161,11 +207,12 @@ export class SearchIndex {
     this.#db.close();
   }
 
-  /** Bring the index up to date with every source (see refresh.ts). */
-  refresh(
+  /** Bring the index up to date with every source (see refresh.ts, loaded here: a query alone needs none of it). */
+  async refresh(
     sources: readonly IndexSource[],
     onProgress?: (progress: RefreshProgress) => void,
   ): Promise<RefreshStats> {
+    const { refreshIndex } = await import("./refresh.js");
     return refreshIndex(this.#db, sources, onProgress);
   }
 

@@ -6,8 +6,9 @@ import * as path from "node:path";
 import { readTimestamp, TxcriptError } from "@txcript/core";
 import { integerOption, type Parsed, stringOption } from "../args.js";
 import { findHarness } from "../harnesses.js";
-import { type Io, useColor, write } from "../io.js";
+import type { Io } from "../io.js";
 import { openFreshIndex } from "../search-index.js";
+import { printHits } from "../search-output.js";
 
 function dateOption(values: Parsed["values"], name: string): string | undefined {
   const text = stringOption(values, name);
@@ -40,22 +41,7 @@ export async function searchCommand(io: Io, { values, positionals }: Parsed): Pr
   });
   try {
     const hits = index.search(query, filters);
-    if (values.json) {
-      await write(io.stdout, `${JSON.stringify(hits, null, 2)}\n`);
-      return 0;
-    }
-    if (hits.length === 0) {
-      await write(io.stderr, `txcript: no session matches ${JSON.stringify(query)}\n`);
-      return 0;
-    }
-    const color = useColor(io, "stdout");
-    const mark = (text: string) =>
-      color ? text.replaceAll("«", "\u001b[1;33m").replaceAll("»", "\u001b[0m") : text;
-    const lines = hits.map(
-      (hit) =>
-        `${hit.harness}  ${hit.id}#${hit.ordinal}  ${hit.title ?? "(untitled)"}  ${hit.updatedAt.slice(0, 16).replace("T", " ")}\n    ${mark(hit.snippet)}`,
-    );
-    await write(io.stdout, `${lines.join("\n")}\n`);
+    await printHits(io, query, hits, values.json === true);
     return 0;
   } finally {
     index.close();

@@ -1,0 +1,97 @@
+// Where each harness's store lives, computed from the environment alone:
+// the same roots `defaultRegistry.stores(environment)` gives, without
+// importing any codec or schema (node:os and node:path only). The CLI's
+// search fast path compares these with the roots the index saved; a root
+// computed wrongly here can only send it to the full path, and
+// roots.test.ts holds each one to its store's own `root`.
+import * as os from "node:os";
+import * as path from "node:path";
+
+type Environment = Record<string, string | undefined>;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function expandTilde(value: string, home: string): string {
+  if (value === "~") return home;
+  if (value.startsWith("~/")) return path.join(home, value.slice(2));
+  return value;
+}
+
+// Each as its store computes it (amp-store.ts, opencode-paths.ts, claude-code-paths.ts,
+// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts).
+function ampRoot(env: Environment): string {
+  const explicit = nonEmpty(env.AMP_THREADS_DIR);
+  if (explicit !== undefined) return path.resolve(explicit);
+  const xdg = nonEmpty(env.XDG_DATA_HOME);
+  const win = process.platform === "win32";
+  if (!win && xdg !== undefined && path.isAbsolute(xdg))
+    return path.resolve(path.join(xdg, "amp", "threads"));
+  const home = nonEmpty(win ? (env.USERPROFILE ?? env.HOME) : env.HOME) ?? os.homedir();
+  return path.resolve(path.join(home, ".local", "share", "amp", "threads"));
+}
+
+function opencodeRoot(env: Environment): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share");
+  const data = path.join(base, "opencode");
+  const override = env.OPENCODE_DB;
+  if (override && override !== ":memory:")
+    return path.isAbsolute(override) ? override : path.join(data, override);
+  return path.join(data, "opencode.db");
+}
+
+function claudeCodeRoot(env: Environment): string {
+  const configured = nonEmpty(env.CLAUDE_CONFIG_DIR);
+  const root =
+    configured !== undefined
+      ? path.join(configured, "projects")
+      : path.join(env.HOME || env.USERPROFILE || os.homedir(), ".claude", "projects");
+  return path.resolve(root);
+}
+
+function codexRoot(env: Environment): string {
+  const configured = nonEmpty(env.CODEX_HOME);
+  return path.resolve(
+    configured ?? path.join(env.HOME || env.USERPROFILE || os.homedir(), ".codex"),
+  );
+}
+
+function piRoot(env: Environment): string {
+  const home = env.HOME || env.USERPROFILE || os.homedir();
+  const sessionDir = nonEmpty(env.PI_CODING_AGENT_SESSION_DIR);
+  if (sessionDir !== undefined) return path.resolve(expandTilde(sessionDir, home));
+  const configured = nonEmpty(env.PI_CODING_AGENT_DIR);
+  const agent =
+    configured !== undefined ? expandTilde(configured, home) : path.join(home, ".pi", "agent");
+  return path.resolve(path.join(agent, "sessions"));
+}
+
+function geminiCliRoot(env: Environment): string {
+  const home = nonEmpty(env.GEMINI_CLI_HOME) ?? (env.HOME || env.USERPROFILE || os.homedir());
+  return path.resolve(path.join(home, ".gemini"));
+}
+
+/** The harnesses of the default registry that keep a store, in registry order. */
+export const storeRootHarnesses = [
+  "amp",
+  "opencode",
+  "claude_code",
+  "codex",
+  "pi",
+  "gemini_cli",
+] as const;
+
+const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => string> = {
+  amp: ampRoot,
+  opencode: opencodeRoot,
+  claude_code: claudeCodeRoot,
+  codex: codexRoot,
+  pi: piRoot,
+  gemini_cli: geminiCliRoot,
+};
+
+/** Every store of the default registry, as `{ harness, root }`, from the environment alone. */
+export function storeRoots(environment: Environment): { harness: string; root: string }[] {
+  return storeRootHarnesses.map((harness) => ({ harness, root: rootOf[harness](environment) }));
+}
