@@ -5,6 +5,7 @@ import { streamJsonCodec } from "./stream-json-codec.js";
 import { detectStreamJsonDialect } from "./stream-json-dialect.js";
 import type { StreamJsonCapture } from "./stream-json-lines.js";
 import { streamJsonProject } from "./stream-json-project.js";
+import { streamJsonReadStream } from "./stream-json-stream.js";
 
 /** Lines printed per piece of a streamed capture. */
 const linesPerChunk = 1024;
@@ -41,6 +42,7 @@ export const streamJsonHarness: HarnessDefinition<StreamJsonCapture> = {
   })),
   serializeChunks: (transcript, options) =>
     streamJsonChunks(streamJsonCodec.fromCommon(transcript, options)),
+  readStream: streamJsonReadStream,
   readOptions: ({ startTime }) => (startTime === undefined ? {} : { startTime }),
   writeOptions: ({ from, dialect, sourceText }) => ({
     dialect:

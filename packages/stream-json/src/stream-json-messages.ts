@@ -14,13 +14,14 @@ import {
   type JsonObject,
   type Message,
   ownValue,
+  StringIds,
   type Usage,
   warn,
 } from "@txcript/core";
 import {
-  AnthropicSplitMessages,
   anthropicStopReasonToCommon,
   anthropicUsageToCommon,
+  mergeAnthropicPart,
 } from "@txcript/core/anthropic";
 import { BlockReader, invalidLine } from "./stream-json-blocks.js";
 import type { LineClock } from "./stream-json-clock.js";
@@ -39,11 +40,42 @@ export class StreamJsonMessages {
   readonly messages: Message[] = [];
   readonly #options: ConversionOptions;
   readonly #clock: LineClock;
-  readonly #split = new AnthropicSplitMessages();
+  /** The message each Claude message.id started (AnthropicSplitMessages' rule), for later parts. */
+  readonly #byId = new Map<string, Message>();
+  /**
+   * Scan mode (the streaming reader's first pass): only which ids were
+   * seen, not their messages, and a later part is not merged (it changes
+   * no timestamp, model or message count; its blocks are still read).
+   */
+  readonly #seen: StringIds | undefined;
+  /** Told of every Claude assistant part with a message.id, before it is merged or started. */
+  onPartId: ((id: string, line: number) => void) | undefined;
 
-  constructor(options: ConversionOptions, clock: LineClock) {
+  constructor(options: ConversionOptions, clock: LineClock, scan = false) {
     this.#options = options;
     this.#clock = clock;
+    this.#seen = scan ? new StringIds() : undefined;
+  }
+
+  /** No later part carries `id` (the streaming reader knows from its first pass): its message is let go. */
+  forget(id: string): void {
+    this.#byId.delete(id);
+  }
+
+  /** Merges a later part into the message its id started; false for a new id (or none). */
+  #merge(id: string | undefined, part: Parameters<typeof mergeAnthropicPart>[1]): boolean {
+    if (id === undefined) return false;
+    if (this.#seen !== undefined) return this.#seen.find(id) !== -1;
+    const known = this.#byId.get(id);
+    if (known === undefined) return false;
+    mergeAnthropicPart(known, part);
+    return true;
+  }
+
+  #started(id: string | undefined, message: Message): void {
+    if (id === undefined) return;
+    if (this.#seen !== undefined) this.#seen.id(id);
+    else this.#byId.set(id, message);
   }
 
   readUser(value: JsonObject, line: number, dialect: StreamJsonDialect): void {
@@ -74,14 +106,15 @@ export class StreamJsonMessages {
     const usage = this.#usage(message, line, dialect);
     // Amp writes one line per API message and no message.id.
     const id = dialect === "amp" ? undefined : nonEmptyString(ownValue(message, "id"));
-    if (this.#split.merge(id, { content, stopReason, usage })) return;
+    if (id !== undefined) this.onPartId?.(id, line);
+    if (this.#merge(id, { content, stopReason, usage })) return;
     const assistant: Message = { role: "assistant", content, timestamp: this.#stamp(value, line) };
     const model = nonEmptyString(ownValue(message, "model"));
     if (model !== undefined) assistant.model = model;
     if (stopReason !== undefined) assistant.stopReason = stopReason;
     if (usage !== undefined) assistant.usage = usage;
     this.messages.push(assistant);
-    this.#split.started(id, assistant);
+    this.#started(id, assistant);
   }
 
   /** A Claude `system`/`compact_boundary` line: a compaction marker (its summary is not in a capture). */

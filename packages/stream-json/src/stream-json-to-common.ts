@@ -16,6 +16,8 @@ import {
   type Meta,
   ownValue,
   quote,
+  StringIds,
+  type Subagent,
   type Transcript,
   TxcriptError,
   warn,
@@ -94,6 +96,31 @@ export function finalTranscript(accumulator: StreamJsonAccumulator): Transcript 
   return takeTranscript(accumulator);
 }
 
+/**
+ * What the streaming reader (stream-json-stream.ts) needs of an accumulator
+ * beyond push: internal, not exported from the package. Set by the class's
+ * static block.
+ */
+export interface AccumulatorInternals {
+  /** The main conversation's reader (its messages not yet handed out, its part-id hook). */
+  main(accumulator: StreamJsonAccumulator): StreamJsonMessages;
+  /** Hands out the first `count` main messages, keeping what the meta needs of them. */
+  take(accumulator: StreamJsonAccumulator, count: number): Message[];
+  /** Drops the subagents' messages read so far (the first pass keeps only their keys). */
+  dropSubagentMessages(accumulator: StreamJsonAccumulator): void;
+  /** The subagents' keys (parent_tool_use_id), in order of first appearance. */
+  subagentKeys(accumulator: StreamJsonAccumulator): string[];
+  /** The meta as transcript() has it (and its refusals), from messages handed out and held. */
+  meta(accumulator: StreamJsonAccumulator): Meta;
+  /** The subagents as transcript() nests them, given the main conversation's calls of their keys. */
+  subagents(accumulator: StreamJsonAccumulator, mainCalls: ReadonlySet<string>): Subagent[];
+}
+
+export let accumulatorInternals: AccumulatorInternals;
+
+/** How an accumulator reads: whole (the codec, a live view) or as one of the streaming reader's passes. */
+export type AccumulatorMode = "whole" | "scan" | "stream";
+
 export class StreamJsonAccumulator {
   readonly #options: StreamJsonReadOptions;
   readonly #clock: LineClock;
@@ -103,7 +130,12 @@ export class StreamJsonAccumulator {
   #dialect: StreamJsonDialect | undefined;
   #sessionId: string | undefined;
   readonly #otherSessions = new Set<string>();
-  readonly #uuids = new Set<string>();
+  readonly #mode: AccumulatorMode;
+  /** The uuids seen: a Set, or (streaming a long capture) compact StringIds. */
+  readonly #uuids: Set<string> | StringIds;
+  /** Of the main messages handed out (streaming): the first's timestamp, the first model. */
+  #takenTimestamp: string | undefined;
+  #takenModel: string | undefined;
   #init:
     | {
         cwd?: string;
@@ -116,11 +148,27 @@ export class StreamJsonAccumulator {
     | undefined;
   #lines = 0;
 
-  constructor(options: StreamJsonReadOptions = {}) {
+  /** `mode` is internal (the streaming reader's passes); the default reads whole. */
+  constructor(options: StreamJsonReadOptions = {}, mode: AccumulatorMode = "whole") {
     this.#options = options;
+    this.#mode = mode;
+    this.#uuids = mode === "whole" ? new Set() : new StringIds();
     this.#clock = new LineClock(options.startTime?.getTime() ?? 0);
-    this.#reader = new StreamJsonMessages(options, this.#clock);
+    this.#reader = new StreamJsonMessages(options, this.#clock, mode === "scan");
     this.#dialect = options.dialect;
+  }
+
+  /** Whether `uuid` was seen before; records it. */
+  #repeats(uuid: string): boolean {
+    const uuids = this.#uuids;
+    if (uuids instanceof Set) {
+      if (uuids.has(uuid)) return true;
+      uuids.add(uuid);
+      return false;
+    }
+    const before = uuids.size;
+    uuids.id(uuid);
+    return uuids.size === before;
   }
 
   /** The dialect decided so far (from the first line that tells, or the option). */
@@ -142,8 +190,7 @@ export class StreamJsonAccumulator {
       throw this.#invalid(line, "is not a JSON object", "$", "one stream-json message object");
     const uuid = ownValue(value, "uuid");
     if (typeof uuid === "string") {
-      if (this.#uuids.has(uuid)) return; // Claude Code repeats lines (replays); one is enough.
-      this.#uuids.add(uuid);
+      if (this.#repeats(uuid)) return; // Claude Code repeats lines (replays); one is enough.
     }
     const session = ownValue(value, "session_id");
     // An empty session_id names no session: it counts as absent.
@@ -166,7 +213,8 @@ export class StreamJsonAccumulator {
         let reader = this.#reader;
         if (typeof parent === "string" && parent !== "") {
           reader =
-            this.#subagents.get(parent) ?? new StreamJsonMessages(this.#options, this.#clock);
+            this.#subagents.get(parent) ??
+            new StreamJsonMessages(this.#options, this.#clock, this.#mode === "scan");
           this.#subagents.set(parent, reader);
         }
         const dialect = this.#dialect ?? "claude";
@@ -192,6 +240,36 @@ export class StreamJsonAccumulator {
 
   static {
     takeTranscript = (accumulator) => accumulator.#transcript(false);
+    accumulatorInternals = {
+      main: (accumulator) => accumulator.#reader,
+      take: (accumulator, count) => accumulator.#take(count),
+      dropSubagentMessages: (accumulator) => {
+        for (const reader of accumulator.#subagents.values()) reader.messages.length = 0;
+      },
+      subagentKeys: (accumulator) => [...accumulator.#subagents.keys()],
+      meta: (accumulator) => {
+        const messages = accumulator.#reader.messages;
+        const meta = accumulator.#meta(
+          accumulator.#takenTimestamp ?? messages[0]?.timestamp,
+          accumulator.#takenModel ?? messages.find((message) => message.model !== undefined)?.model,
+        );
+        if (meta === undefined) throw accumulator.#noSession();
+        return meta;
+      },
+      subagents: (accumulator, mainCalls) =>
+        nestSubagents(
+          [...accumulator.#subagents].map(([key, reader]) => ({ key, messages: reader.messages })),
+          mainCalls,
+        ),
+    };
+  }
+
+  #take(count: number): Message[] {
+    const taken = this.#reader.messages.splice(0, count);
+    const first = taken[0];
+    if (first !== undefined) this.#takenTimestamp ??= first.timestamp;
+    this.#takenModel ??= taken.find((message) => message.model !== undefined)?.model;
+    return taken;
   }
 
   /** The conversation so far, or undefined before any line named a session. */
@@ -206,29 +284,12 @@ export class StreamJsonAccumulator {
    * afterwards may skip it (see finalTranscript).
    */
   #snapshot(copy: boolean): Transcript | undefined {
-    if (this.#sessionId === undefined) return undefined;
-    if (this.#otherSessions.size > 0 && this.#options.sessionId === undefined) {
-      const sessions = [this.#sessionId, ...this.#otherSessions];
-      throw new TxcriptError(
-        "AMBIGUOUS",
-        `the capture holds lines of ${sessions.length} sessions: ${sessions.join(", ")}`,
-        { harness, hint: "pick one with the sessionId read option" },
-      );
-    }
     const messages = this.#reader.messages;
-    const first = messages[0];
-    const meta: Meta = {
-      id: this.#sessionId,
-      timestamp: this.#init?.timestamp ?? first?.timestamp ?? this.#clock.start,
-    };
-    if (this.#init?.cwd !== undefined) meta.cwd = this.#init.cwd;
-    if (this.#init?.cliVersion !== undefined) meta.cliVersion = this.#init.cliVersion;
-    // An init that names the model (even as "", none) is the answer; else the first message's.
-    const model = this.#init?.names
-      ? this.#init.model
-      : messages.find((message) => message.model !== undefined)?.model;
-    if (model !== undefined) meta.model = model;
-    if (this.#init?.lineage !== undefined) meta.lineage = this.#init.lineage;
+    const meta = this.#meta(
+      messages[0]?.timestamp,
+      messages.find((message) => message.model !== undefined)?.model,
+    );
+    if (meta === undefined) return undefined;
     const own = (list: Message[]) =>
       copy ? list.map((message) => ({ ...message, content: [...message.content] })) : list;
     const transcript: Transcript = { meta, messages: own(messages) };
@@ -240,6 +301,34 @@ export class StreamJsonAccumulator {
     return transcript;
   }
 
+  /**
+   * The meta, given the first main message's timestamp and the first main
+   * model; undefined before any line named a session; throws AMBIGUOUS for
+   * lines of several sessions.
+   */
+  #meta(firstTimestamp: string | undefined, firstModel: string | undefined): Meta | undefined {
+    if (this.#sessionId === undefined) return undefined;
+    if (this.#otherSessions.size > 0 && this.#options.sessionId === undefined) {
+      const sessions = [this.#sessionId, ...this.#otherSessions];
+      throw new TxcriptError(
+        "AMBIGUOUS",
+        `the capture holds lines of ${sessions.length} sessions: ${sessions.join(", ")}`,
+        { harness, hint: "pick one with the sessionId read option" },
+      );
+    }
+    const meta: Meta = {
+      id: this.#sessionId,
+      timestamp: this.#init?.timestamp ?? firstTimestamp ?? this.#clock.start,
+    };
+    if (this.#init?.cwd !== undefined) meta.cwd = this.#init.cwd;
+    if (this.#init?.cliVersion !== undefined) meta.cliVersion = this.#init.cliVersion;
+    // An init that names the model (even as "", none) is the answer; else the first message's.
+    const model = this.#init?.names ? this.#init.model : firstModel;
+    if (model !== undefined) meta.model = model;
+    if (this.#init?.lineage !== undefined) meta.lineage = this.#init.lineage;
+    return meta;
+  }
+
   /** The conversation: throws when no line named a session, or lines of several sessions. */
   transcript(): Transcript {
     return this.#transcript(true);
@@ -248,15 +337,20 @@ export class StreamJsonAccumulator {
   #transcript(copy: boolean): Transcript {
     const transcript = this.#snapshot(copy);
     if (transcript !== undefined) return transcript;
+    throw this.#noSession();
+  }
+
+  /** The refusal for a capture in which no line (of the wanted session) named a session. */
+  #noSession(): TxcriptError {
     if (this.#options.sessionId !== undefined)
-      throw new TxcriptError("NOT_FOUND", `no line of session ${this.#options.sessionId}`, {
+      return new TxcriptError("NOT_FOUND", `no line of session ${this.#options.sessionId}`, {
         harness,
         hint:
           this.#otherSessions.size > 0
             ? `the capture holds ${[...this.#otherSessions].join(", ")}`
             : "the capture names no session",
       });
-    throw new TxcriptError("INVALID_DOCUMENT", "no line names a session_id", {
+    return new TxcriptError("INVALID_DOCUMENT", "no line names a session_id", {
       harness,
       hint: 'a stream-json capture starts with {"type":"system","subtype":"init","session_id":...}',
     });
