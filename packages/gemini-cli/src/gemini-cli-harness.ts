@@ -1,5 +1,6 @@
 // Gemini CLI as a harness: chat recordings in either era, the ~/.gemini/tmp
-// store, a writer that streams record by record, and `gemini --resume <id>`
+// store, a reader that streams line by line (gemini-cli-stream.ts), a
+// writer that streams record by record, and `gemini --resume <id>`
 // run in the project directory (resume only looks in that project's chats),
 // and Gemini CLI's own offline check of a saved session (gemini-cli-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
@@ -9,6 +10,7 @@ import { geminiResumeCommand } from "./gemini-cli-paths.js";
 import { geminiCliProject } from "./gemini-cli-project.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 import { GeminiCliStore } from "./gemini-cli-store.js";
+import { geminiCliReadStream } from "./gemini-cli-stream.js";
 import { geminiCliProgramCheck } from "./gemini-cli-verify.js";
 
 export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
@@ -19,6 +21,7 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   extension: ".jsonl",
   project: (transcript) => geminiCliProject(transcript),
   writeOptions: ({ now }) => (now === undefined ? {} : { now }),
+  readStream: geminiCliReadStream,
   *serializeChunks(transcript, options) {
     for (const line of commonToGeminiCli(transcript, options as GeminiCliWriteOptions).lines)
       yield `${line.text}\n`;

@@ -5,6 +5,11 @@
 // place, a `$set.messages` array is a full checkpoint, `$rewindTo` cuts from
 // that message on (everything when the id is unknown), bad lines are skipped.
 // It counts what it dropped so toCommon can name each loss.
+//
+// RecordReplay is the loader's step, line by line, over what each caller
+// keeps of a message record: the whole read keeps the record and its path
+// (replay); the streaming reader's first pass keeps only where the record
+// is (gemini-cli-stream.ts), and reads it again when it is handed out.
 import {
   arrayAt,
   isJsonObject,
@@ -15,10 +20,8 @@ import {
 } from "@txcript/core";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 
-export interface Replayed {
-  metadata: JsonObject;
-  /** Message records in conversation order, each with the JSON path it came from. */
-  messages: { record: JsonObject; path: string }[];
+/** What replay drops, counted. */
+export interface ReplayCounts {
   badLines: number;
   /** Message records replaced by a later record with the same id. */
   replaced: number;
@@ -30,7 +33,38 @@ export interface Replayed {
   notMessages: number;
 }
 
-function assignAll(target: JsonObject, source: JsonObject): void {
+export interface Replayed extends ReplayCounts {
+  metadata: JsonObject;
+  /** Message records in conversation order, each with the JSON path it came from. */
+  messages: { record: JsonObject; path: string }[];
+}
+
+/**
+ * Where a message record is: a JSONL line (1-based; absent for the whole
+ * document) and, for an entry of a messages array, which array and entry.
+ */
+export interface RecordAt {
+  readonly line?: number;
+  readonly list?: "messages" | "$set.messages";
+  readonly entry?: number;
+}
+
+/** The JSON path warnings give for a record at `at`. */
+export function recordPath(at: RecordAt): string {
+  if (at.line === undefined) return `$.messages[${at.entry}]`;
+  if (at.list === undefined) return `line ${at.line}`;
+  return `line ${at.line} ${at.list}[${at.entry}]`;
+}
+
+/** The record at `at` in the value of its line (or the whole document). */
+export function recordIn(value: JsonObject, at: RecordAt): unknown {
+  if (at.list === undefined && at.line !== undefined) return value;
+  const holder = at.list === "$set.messages" ? objectAt(value, "$set") : value;
+  const messages = holder === undefined ? undefined : arrayAt(holder, "messages");
+  return messages?.[at.entry as number];
+}
+
+export function assignAll(target: JsonObject, source: JsonObject): void {
   for (const key of Object.keys(source)) {
     Object.defineProperty(target, key, {
       value: source[key],
@@ -41,77 +75,104 @@ function assignAll(target: JsonObject, source: JsonObject): void {
   }
 }
 
-export function replay(session: GeminiCliSession): Replayed {
-  const result: Replayed = {
-    metadata: {},
-    messages: [],
-    badLines: 0,
-    replaced: 0,
-    rewound: 0,
-    checkpointed: 0,
-    notMessages: 0,
-  };
-  const byId = new Map<string, { record: JsonObject; path: string }>();
-  const addAll = (array: readonly unknown[], path: string) => {
+/** The loader's replay, one line (or the whole document) at a time; `keep` is what a message record is kept as. */
+export class RecordReplay<T> implements ReplayCounts {
+  badLines = 0;
+  replaced = 0;
+  rewound = 0;
+  checkpointed = 0;
+  notMessages = 0;
+  /** The messages so far, by id, in conversation order. */
+  readonly byId = new Map<string, T>();
+
+  constructor(
+    private readonly keep: (record: JsonObject, at: RecordAt, id: string) => T,
+    /** Called with each object merged into the metadata, in order. */
+    private readonly merge: (source: JsonObject) => void,
+  ) {}
+
+  #addAll(array: readonly unknown[], at: Omit<RecordAt, "entry">): void {
     array.forEach((entry, index) => {
       const id = isJsonObject(entry) ? stringAt(entry, "id") : undefined;
       if (id === undefined || !isJsonObject(entry)) {
-        result.notMessages += 1;
+        this.notMessages += 1;
         return;
       }
-      if (byId.has(id)) result.replaced += 1;
-      byId.set(id, { record: entry, path: `${path}[${index}]` });
-    });
-  };
-  if (session.format === "json") {
-    assignAll(result.metadata, session.document);
-    const messages = arrayAt(session.document, "messages");
-    if (messages !== undefined) addAll(messages, "$.messages");
-  } else {
-    session.lines.forEach((line, index) => {
-      const path = `line ${index + 1}`;
-      if (line.bad) {
-        result.badLines += 1;
-        return;
-      }
-      const value = line.value;
-      if (value === undefined) return;
-      const rewindTo = stringAt(value, "$rewindTo");
-      if (rewindTo !== undefined) {
-        const ids = [...byId.keys()];
-        const at = ids.indexOf(rewindTo);
-        const cut = at === -1 ? ids : ids.slice(at);
-        for (const id of cut) byId.delete(id);
-        result.rewound += cut.length;
-        return;
-      }
-      const id = stringAt(value, "id");
-      if (id !== undefined) {
-        if (byId.has(id)) result.replaced += 1;
-        byId.set(id, { record: value, path });
-        return;
-      }
-      const set = objectAt(value, "$set");
-      if (set !== undefined) {
-        const messages = arrayAt(set, "messages");
-        if (messages !== undefined) {
-          result.checkpointed += byId.size;
-          byId.clear();
-          addAll(messages, `${path} $set.messages`);
-        }
-        assignAll(result.metadata, set);
-        return;
-      }
-      if (
-        typeof ownValue(value, "sessionId") === "string" &&
-        typeof ownValue(value, "projectHash") === "string"
-      ) {
-        assignAll(result.metadata, value);
-        const messages = arrayAt(value, "messages");
-        if (messages !== undefined) addAll(messages, `${path} messages`);
-      }
+      if (this.byId.has(id)) this.replaced += 1;
+      this.byId.set(id, this.keep(entry, { ...at, entry: index }, id));
     });
   }
-  result.messages = [...byId.values()];
-  return result;
+
+  /** A whole-document (≤ 0.38) recording. */
+  document(document: JsonObject): void {
+    this.merge(document);
+    const messages = arrayAt(document, "messages");
+    if (messages !== undefined) this.#addAll(messages, {});
+  }
+
+  /** One JSONL line (1-based `line`): blank (no value), bad, or a record. */
+  line(parsed: { readonly value?: JsonObject; readonly bad?: true }, line: number): void {
+    if (parsed.bad) {
+      this.badLines += 1;
+      return;
+    }
+    const value = parsed.value;
+    if (value === undefined) return;
+    const rewindTo = stringAt(value, "$rewindTo");
+    if (rewindTo !== undefined) {
+      const ids = [...this.byId.keys()];
+      const at = ids.indexOf(rewindTo);
+      const cut = at === -1 ? ids : ids.slice(at);
+      for (const id of cut) this.byId.delete(id);
+      this.rewound += cut.length;
+      return;
+    }
+    const id = stringAt(value, "id");
+    if (id !== undefined) {
+      if (this.byId.has(id)) this.replaced += 1;
+      this.byId.set(id, this.keep(value, { line }, id));
+      return;
+    }
+    const set = objectAt(value, "$set");
+    if (set !== undefined) {
+      const messages = arrayAt(set, "messages");
+      if (messages !== undefined) {
+        this.checkpointed += this.byId.size;
+        this.byId.clear();
+        this.#addAll(messages, { line, list: "$set.messages" });
+      }
+      this.merge(set);
+      return;
+    }
+    if (
+      typeof ownValue(value, "sessionId") === "string" &&
+      typeof ownValue(value, "projectHash") === "string"
+    ) {
+      this.merge(value);
+      const messages = arrayAt(value, "messages");
+      if (messages !== undefined) this.#addAll(messages, { line, list: "messages" });
+    }
+  }
+}
+
+export function replay(session: GeminiCliSession): Replayed {
+  const metadata: JsonObject = {};
+  const replayer = new RecordReplay(
+    (record, at) => ({ record, path: recordPath(at) }),
+    (source) => assignAll(metadata, source),
+  );
+  if (session.format === "json") replayer.document(session.document);
+  else
+    session.lines.forEach((line, index) => {
+      replayer.line(line, index + 1);
+    });
+  return {
+    metadata,
+    messages: [...replayer.byId.values()],
+    badLines: replayer.badLines,
+    replaced: replayer.replaced,
+    rewound: replayer.rewound,
+    checkpointed: replayer.checkpointed,
+    notMessages: replayer.notMessages,
+  };
 }

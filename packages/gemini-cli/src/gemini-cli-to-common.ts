@@ -28,7 +28,7 @@ import {
   partToBlocks,
 } from "./gemini-cli-parts.js";
 import { injectedTag, renderContent } from "./gemini-cli-peek.js";
-import { replay } from "./gemini-cli-records.js";
+import { type ReplayCounts, replay } from "./gemini-cli-records.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 import { usageFromTokens } from "./gemini-cli-tokens.js";
 import { geminiToolToCanonical } from "./gemini-cli-tools.js";
@@ -194,48 +194,64 @@ function subagentsOf(
   });
 }
 
-export function geminiCliToCommon(
-  session: GeminiCliSession,
-  options?: GeminiCliReadOptions,
-): Transcript {
-  const replayed = replay(session);
-  const { metadata } = replayed;
-  if (replayed.badLines > 0)
+/** The loss warnings for what replay dropped, in the order the whole read gives them (before any message's). */
+export function replayWarnings(counts: ReplayCounts, options: ConversionOptions | undefined): void {
+  if (counts.badLines > 0)
     warn(
       options,
       geminiCliLoss.badLine,
       "a line that is not a JSON object was skipped",
       undefined,
-      replayed.badLines,
+      counts.badLines,
     );
-  if (replayed.replaced + replayed.checkpointed > 0)
+  if (counts.replaced + counts.checkpointed > 0)
     warn(
       options,
       geminiCliLoss.superseded,
       "a superseded message record was left out",
       undefined,
-      replayed.replaced + replayed.checkpointed,
+      counts.replaced + counts.checkpointed,
     );
-  if (replayed.rewound > 0)
+  if (counts.rewound > 0)
     warn(
       options,
       geminiCliLoss.rewound,
       "a message cut by $rewindTo was left out",
       undefined,
-      replayed.rewound,
+      counts.rewound,
     );
-  if (replayed.notMessages > 0)
+  if (counts.notMessages > 0)
     warn(
       options,
       geminiCliLoss.unknownMessage,
       "a messages entry without an id was left out",
       undefined,
-      replayed.notMessages,
+      counts.notMessages,
     );
+}
+
+/** The metadata keys the meta reads (all a streaming reader keeps of the merged metadata). */
+export const metaKeys: ReadonlySet<string> = new Set([
+  "sessionId",
+  "projectHash",
+  "startTime",
+  "lastUpdated",
+  "summary",
+  "directories",
+]);
+
+/**
+ * The meta of a recording from its merged metadata, the timestamp of the
+ * first kept message that has a readable one (`firstTime`), and the project
+ * root the store knows.
+ */
+export function sessionMeta(
+  metadata: JsonObject,
+  firstTime: string | undefined,
+  projectRoot: string | undefined,
+  options?: GeminiCliReadOptions,
+): Meta {
   const sessionId = stringAt(metadata, "sessionId");
-  const firstTime = replayed.messages
-    .map(({ record }) => normalizeTimestamp(ownValue(record, "timestamp")))
-    .find((time) => time !== undefined);
   const start =
     normalizeTimestamp(ownValue(metadata, "startTime")) ??
     firstTime ??
@@ -249,18 +265,43 @@ export function geminiCliToCommon(
   if (summary !== undefined) meta.title = summary;
   const directories = arrayAt(metadata, "directories");
   const firstDirectory = typeof directories?.[0] === "string" ? directories[0] : undefined;
-  const cwd = options?.cwd ?? session.projectRoot ?? firstDirectory;
+  const cwd = options?.cwd ?? projectRoot ?? firstDirectory;
   if (cwd !== undefined) meta.cwd = cwd;
-  const messages: Message[] = [];
-  const calls = new CallTracker(meta.id);
-  const agents = new Map<string, string>();
-  let previous = start;
-  for (const { record, path } of replayed.messages) {
-    const context: PartContext = { options, path, calls, agents };
+  return meta;
+}
+
+/** A kept message record's readable timestamp, for sessionMeta's `firstTime`. */
+export function recordTime(record: JsonObject): string | undefined {
+  return normalizeTimestamp(ownValue(record, "timestamp"));
+}
+
+/**
+ * Kept message records, in conversation order, as Common messages: the
+ * step both the whole read and the streaming reader take per record (the
+ * call ids, subagent links and previous timestamp carry across records).
+ */
+export class RecordReader {
+  readonly calls: CallTracker;
+  /** agentId of a tool call → that call's id, for linking subagents. */
+  readonly agents = new Map<string, string>();
+  #previous: string;
+
+  constructor(
+    meta: Meta,
+    private readonly options: GeminiCliReadOptions | undefined,
+  ) {
+    this.calls = new CallTracker(meta.id);
+    this.#previous = meta.timestamp;
+  }
+
+  /** The messages of one record at `path` (none for a notice or an unknown type). */
+  messages(record: JsonObject, path: string): Message[] {
+    const { options } = this;
+    const context: PartContext = { options, path, calls: this.calls, agents: this.agents };
     const type = ownValue(record, "type");
     if (typeof type === "string" && noticeTypes.has(type)) {
       warn(options, geminiCliLoss.notice, `an ${type} notice was left out`, path);
-      continue;
+      return [];
     }
     if (type !== "user" && type !== "gemini") {
       warn(
@@ -269,7 +310,7 @@ export function geminiCliToCommon(
         "a message of an unknown type was left out",
         path,
       );
-      continue;
+      return [];
     }
     let timestamp = normalizeTimestamp(ownValue(record, "timestamp"));
     if (timestamp === undefined) {
@@ -279,28 +320,42 @@ export function geminiCliToCommon(
         "a message without a readable timestamp took the previous one",
         path,
       );
-      timestamp = previous;
+      timestamp = this.#previous;
     }
-    previous = timestamp;
-    if (type === "user") {
-      if (Object.hasOwn(record, "displayContent"))
-        warn(
-          options,
-          geminiCliLoss.displayContent,
-          "a user message's displayContent was dropped",
-          path,
-        );
-      const user: Message = {
-        role: "user",
-        content: contentToBlocks(ownValue(record, "content"), context),
-        timestamp,
-      };
-      // Gemini CLI's own `<session_context>` / `<hook_context>` messages: injected, never resent by it.
-      const tag = injectedTag(renderContent(ownValue(record, "content")));
-      if (tag !== undefined) user.context = { kind: "injected", source: tag };
-      messages.push(user);
-    } else messages.push(...geminiMessages(record, timestamp, context));
+    this.#previous = timestamp;
+    if (type === "gemini") return geminiMessages(record, timestamp, context);
+    if (Object.hasOwn(record, "displayContent"))
+      warn(
+        options,
+        geminiCliLoss.displayContent,
+        "a user message's displayContent was dropped",
+        path,
+      );
+    const user: Message = {
+      role: "user",
+      content: contentToBlocks(ownValue(record, "content"), context),
+      timestamp,
+    };
+    // Gemini CLI's own `<session_context>` / `<hook_context>` messages: injected, never resent by it.
+    const tag = injectedTag(renderContent(ownValue(record, "content")));
+    if (tag !== undefined) user.context = { kind: "injected", source: tag };
+    return [user];
   }
-  const subagents = subagentsOf(session, agents, options);
+}
+
+export function geminiCliToCommon(
+  session: GeminiCliSession,
+  options?: GeminiCliReadOptions,
+): Transcript {
+  const replayed = replay(session);
+  replayWarnings(replayed, options);
+  const firstTime = replayed.messages
+    .map(({ record }) => recordTime(record))
+    .find((time) => time !== undefined);
+  const meta = sessionMeta(replayed.metadata, firstTime, session.projectRoot, options);
+  const reader = new RecordReader(meta, options);
+  const messages: Message[] = [];
+  for (const { record, path } of replayed.messages) messages.push(...reader.messages(record, path));
+  const subagents = subagentsOf(session, reader.agents, options);
   return subagents.length === 0 ? { meta, messages } : { meta, messages, subagents };
 }
