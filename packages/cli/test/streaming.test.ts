@@ -40,6 +40,15 @@ const claudeInputs = [
   ...jsonl(path.join(realRoot, "claude-code")).slice(0, 3),
 ];
 
+const streamJsonInputs = [
+  ...jsonl(path.join(fixturesRoot, "stream-json")),
+  ...[path.join(realRoot, "amp-stream-same-run.jsonl")].filter((file) => existsSync(file)),
+];
+const geminiInputs = [
+  ...jsonl(path.join(fixturesRoot, "gemini-cli")),
+  ...jsonl(path.join(realRoot, "gemini")),
+];
+
 const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
 
 /** One conversion's every output: exit code, stdout (the --json result or nothing), stderr, the file. */
@@ -69,6 +78,37 @@ describe("convert, streamed", () => {
             expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
             expect(streamed, `${input} → ${to} ${extra.join(" ")}`).toEqual(whole);
           }
+    });
+
+  // Read line by line, written by a streaming writer: stream-json captures and Gemini CLI's JSONL recordings.
+  for (const [from, inputs] of [
+    ["stream_json", streamJsonInputs],
+    ["gemini_cli", geminiInputs],
+  ] as const)
+    it(`${from} inputs stream past the input limit and give the whole path's output`, async () => {
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const input of inputs) {
+        const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
+        for (const to of ["codex", "claude_code", "common"]) {
+          const whole = await run(input, to, {}, ["--json", "--from", from]);
+          expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
+          const streamed = await run(input, to, { ...limited, ...streamAlways }, [
+            "--json",
+            "--from",
+            from,
+          ]);
+          expect(streamed, `${input} → ${to}`).toEqual(whole);
+        }
+        // Control: read whole (below the threshold), the limit refuses it.
+        const refused = await run(
+          input,
+          "codex",
+          { ...limited, TXCRIPT_STREAM_MIN_BYTES: String(2 ** 40) },
+          ["--from", from],
+        );
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("past the limit");
+      }
     });
 
   it("a file past the input limit converts when both sides stream (and only then)", async () => {
