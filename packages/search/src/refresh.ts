@@ -59,7 +59,7 @@ interface Parsed {
 
 /** A batch is written once it holds this many sessions or this much text (UTF-16 units). */
 const batchSessions = 200;
-const batchTextChars = 16_000_000;
+const batchTextChars = 4_000_000;
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
