@@ -96,6 +96,321 @@ function cutMiddle(text: string, keep: number): string {
   return `${text.slice(0, keep)}\n[… txcript cut ${removed} characters here to fit the context; the whole text is in the archive …]\n${text.slice(-keep)}`;
 }
 
+/** A fit's settings, with their defaults filled in. */
+interface FitSettings {
+  count: TokenCounter;
+  imageTokens: number;
+  longTokens: number;
+  keep: number;
+}
+
+function fitSettings(count: TokenCounter, options: BudgetOptions): FitSettings {
+  return {
+    count,
+    imageTokens: options.imageTokens ?? 1600,
+    longTokens: options.longTokens ?? 2000,
+    keep: options.keepChars ?? 2000,
+  };
+}
+
+/** The stages that shrink a message in place, in the order they run (1, 2, 3). */
+type Stage = "thinking" | "tool-output" | "long-text";
+
+/**
+ * What fitting needs to know of one message, from the message alone:
+ * its tokens as it stands and after each stage (messageTokens is a sum over
+ * blocks, so each stage's effect is the sum of its cuts), what each stage
+ * would cut, and whether it starts a turn or is context.
+ */
+export interface MessageFit {
+  /** Tokens as it stands, then after reasoning is dropped, long tool outputs and long pasted texts are cut. */
+  tokens: readonly [number, number, number, number];
+  /** Per stage, what it cuts of this message (empty: nothing). */
+  cuts: readonly [FitCut[], FitCut[], FitCut[]];
+  prompt: boolean;
+  context: boolean;
+}
+
+type FitCut = Omit<BudgetCut, "ordinal">;
+
+/** Whether a block is cut by `stage` in a message of `role`, and to what. */
+function shrunk(
+  block: Block,
+  role: Message["role"],
+  stage: Exclude<Stage, "thinking">,
+  settings: FitSettings,
+): { block: Block; cut: FitCut } | undefined {
+  const { count, longTokens, keep } = settings;
+  if (stage === "tool-output" && block.type === "tool_result") {
+    const text = blockText(block);
+    const tokens = count(text);
+    if (tokens <= longTokens || text.length <= 2 * keep + 200) return undefined;
+    const cut = cutMiddle(text, keep);
+    return { block: { ...block, content: cut }, cut: { what: stage, tokens, kept: count(cut) } };
+  }
+  if (stage === "long-text" && block.type === "text" && role === "user") {
+    const tokens = count(block.text);
+    if (tokens <= longTokens || block.text.length <= 2 * keep + 200) return undefined;
+    const cut = cutMiddle(block.text, keep);
+    return { block: { ...block, text: cut }, cut: { what: stage, tokens, kept: count(cut) } };
+  }
+  return undefined;
+}
+
+function measureMessage(message: Message, settings: FitSettings): MessageFit {
+  const { count, imageTokens } = settings;
+  let whole = 4; // role and framing
+  let thinking = 0;
+  let hasThinking = false;
+  const cuts: [FitCut[], FitCut[], FitCut[]] = [[], [], []];
+  let toolSaved = 0;
+  let textSaved = 0;
+  for (const block of message.content) {
+    const tokens = blockTokens(block, count, imageTokens);
+    whole += tokens;
+    if (block.type === "thinking") {
+      hasThinking = true;
+      thinking += tokens;
+      continue;
+    }
+    const tool = shrunk(block, message.role, "tool-output", settings);
+    if (tool !== undefined) {
+      cuts[1].push(tool.cut);
+      toolSaved += tool.cut.tokens - tool.cut.kept;
+      continue;
+    }
+    const text = shrunk(block, message.role, "long-text", settings);
+    if (text !== undefined) {
+      cuts[2].push(text.cut);
+      textSaved += text.cut.tokens - text.cut.kept;
+    }
+  }
+  if (hasThinking) cuts[0].push({ what: "thinking", tokens: thinking, kept: 0 });
+  const afterThinking = whole - thinking;
+  return {
+    tokens: [
+      whole,
+      afterThinking,
+      afterThinking - toolSaved,
+      afterThinking - toolSaved - textSaved,
+    ],
+    cuts,
+    prompt: isPrompt(message),
+    context: message.context !== undefined,
+  };
+}
+
+/**
+ * How far fitting goes, from the messages' fits alone: `stage` 0 when the
+ * whole fits; 1–3 when it fits once that stage ran over the messages before
+ * `stop` (the earlier stages over all); 4 when whole oldest turns go too:
+ * the messages from `head` (after the leading context) up to `cutTo`.
+ */
+export interface FitPlan {
+  stage: 0 | 1 | 2 | 3 | 4;
+  stop: number;
+  head: number;
+  cutTo: number;
+  limit: number;
+}
+
+function planFit(fits: readonly MessageFit[], limit: number): FitPlan {
+  const plan = (stage: FitPlan["stage"], stop: number): FitPlan => ({
+    stage,
+    stop,
+    head: 0,
+    cutTo: 0,
+    limit,
+  });
+  let total = 0;
+  for (const fit of fits) total += fit.tokens[0];
+  if (total <= limit) return plan(0, 0);
+  // Each stage runs oldest first and stops as soon as the whole fits.
+  for (let stage = 1; stage <= 3; stage += 1) {
+    for (let index = 0; index < fits.length; index += 1) {
+      if (total <= limit) return plan(stage as 1 | 2 | 3, index);
+      const tokens = (fits[index] as MessageFit).tokens;
+      total += (tokens[stage] as number) - (tokens[stage - 1] as number);
+    }
+  }
+  if (total <= limit) return plan(3, fits.length);
+  // Whole oldest turns: leading context messages stay, and the last turn.
+  let head = 0;
+  while (head < fits.length && fits[head]?.context) head += 1;
+  let cutTo = head;
+  let started = false;
+  for (let start = head; start < fits.length; start += 1) {
+    if (!fits[start]?.prompt) continue;
+    if (!started) {
+      started = true;
+      continue;
+    }
+    if (total <= limit) break;
+    for (let index = cutTo; index < start; index += 1)
+      total -= (fits[index] as MessageFit).tokens[3];
+    cutTo = Math.max(cutTo, start);
+  }
+  return { stage: 4, stop: fits.length, head, cutTo, limit };
+}
+
+/** Whether `plan` runs `stage` (1–3) over the message at `index`. */
+function runs(plan: FitPlan, stage: number, index: number): boolean {
+  return stage < plan.stage || (stage === plan.stage && index < plan.stop);
+}
+
+/** Whether the message at `index` stays (is not in a whole turn left out). */
+function kept(plan: FitPlan, index: number): boolean {
+  return plan.stage < 4 || index < plan.head || index >= plan.cutTo;
+}
+
+/** The message at `index` as `plan` leaves it (the stages that run over it, applied). */
+function shrinkMessage(
+  message: Message,
+  index: number,
+  plan: FitPlan,
+  settings: FitSettings,
+): Message {
+  let content = [...message.content];
+  if (runs(plan, 1, index)) content = content.filter((block) => block.type !== "thinking");
+  for (const [offset, stage] of (["tool-output", "long-text"] as const).entries()) {
+    if (!runs(plan, offset + 2, index)) continue;
+    content = content.map((block) => shrunk(block, message.role, stage, settings)?.block ?? block);
+  }
+  return { ...message, content };
+}
+
+/**
+ * A fit fed one message at a time, in two passes over the conversation from
+ * its start: `measure` each message, then `keep` each again (the first
+ * `keep` plans the fit), then `result()`. Only what stays is held, with each
+ * message's measure (a few numbers, and the cuts it would take), so a
+ * session too long to hold whole fits in memory that grows with its
+ * message count (and the ids of the calls left out), not its size. The
+ * result is fitToBudget's for the same messages.
+ */
+export class BudgetFit {
+  readonly #settings: FitSettings;
+  readonly #limit: number;
+  readonly #fits: MessageFit[] = [];
+  #plan: FitPlan | undefined;
+  #index = 0;
+  readonly #entries: { ordinal: number; message: Message; tokens: number }[] = [];
+  readonly #keptCalls = new Set<string>();
+  readonly #leftCalls = new Set<string>();
+
+  constructor(budget: number, count: TokenCounter, options: BudgetOptions = {}) {
+    this.#settings = fitSettings(count, options);
+    this.#limit = Math.max(0, budget - (options.reserve ?? 0));
+  }
+
+  /** Pass one: the next message, measured and let go. */
+  measure(message: Message): void {
+    if (this.#plan !== undefined) throw new Error("BudgetFit: measure after keep");
+    this.#fits.push(measureMessage(message, this.#settings));
+  }
+
+  /** Pass two: the next message again, kept (shrunk) if it stays. */
+  keep(message: Message): void {
+    this.#plan ??= planFit(this.#fits, this.#limit);
+    const plan = this.#plan;
+    const index = this.#index;
+    const fit = this.#fits[index];
+    if (fit === undefined) throw changed();
+    this.#index += 1;
+    const stays = kept(plan, index);
+    for (const block of message.content)
+      if (block.type === "tool_use") (stays ? this.#keptCalls : this.#leftCalls).add(block.id);
+    if (!stays) return;
+    const stage = [1, 2, 3].filter((s) => runs(plan, s, index)).length;
+    this.#entries.push({
+      ordinal: index + 1,
+      message: shrinkMessage(message, index, plan, this.#settings),
+      tokens: fit.tokens[stage] as number,
+    });
+  }
+
+  /** What stays, what was cut, and the token counts before and after. */
+  result(): Omit<BudgetResult, "transcript"> & { messages: Message[] } {
+    const fits = this.#fits;
+    this.#plan ??= planFit(fits, this.#limit);
+    const plan = this.#plan;
+    if (this.#index !== fits.length) throw changed();
+    const { count, imageTokens } = this.#settings;
+    let before = 0;
+    for (const fit of fits) before += fit.tokens[0];
+    // The cuts, in the order the stages make them: each stage oldest first, then turns, then orphans.
+    const cuts: BudgetCut[] = [];
+    for (let stage = 1; stage <= 3; stage += 1)
+      fits.forEach((fit, at) => {
+        if (runs(plan, stage, at))
+          for (const cut of fit.cuts[stage - 1] as FitCut[]) cuts.push({ ordinal: at + 1, ...cut });
+      });
+    let entries = this.#entries;
+    let total = entries.reduce((sum, entry) => sum + entry.tokens, 0);
+    if (plan.stage === 4) {
+      for (let at = plan.head; at < plan.cutTo; at += 1)
+        cuts.push({
+          ordinal: at + 1,
+          what: "turn",
+          tokens: (fits[at] as MessageFit).tokens[3],
+          kept: 0,
+        });
+      // Results whose call went with a dropped turn would be orphans: they go too.
+      const left = new Set(this.#leftCalls);
+      for (const id of this.#keptCalls) left.delete(id);
+      const remaining: typeof entries = [];
+      for (const entry of entries) {
+        const orphans = entry.message.content.filter(
+          (block) => block.type === "tool_result" && left.has(block.toolUseId),
+        );
+        if (orphans.length === 0) {
+          remaining.push(entry);
+          continue;
+        }
+        const tokens = orphans.reduce(
+          (sum, block) => sum + blockTokens(block, count, imageTokens),
+          0,
+        );
+        const content = entry.message.content.filter((block) => !orphans.includes(block));
+        cuts.push({ ordinal: entry.ordinal, what: "orphan-result", tokens, kept: 0 });
+        total -= entry.tokens;
+        if (content.length === 0) continue;
+        const message = { ...entry.message, content };
+        const next = messageTokens(message, count, imageTokens);
+        total += next;
+        remaining.push({ ...entry, message, tokens: next });
+      }
+      entries = remaining;
+    }
+    return {
+      messages: entries.map((entry) => entry.message),
+      cuts,
+      before,
+      after: total,
+      fits: total <= this.#limit,
+    };
+  }
+}
+
+function changed(): TxcriptError {
+  return new TxcriptError("INVALID_DOCUMENT", "the conversation read differently the second time", {
+    hint: "the session changed while it was being fitted; try again",
+  });
+}
+
+/** Fit a conversation read twice from its start by `messages` (see BudgetFit). */
+export function fitMessages(
+  messages: () => Iterable<Message>,
+  budget: number,
+  count: TokenCounter,
+  options: BudgetOptions = {},
+): Omit<BudgetResult, "transcript"> & { messages: Message[] } {
+  const fit = new BudgetFit(budget, count, options);
+  for (const message of messages()) fit.measure(message);
+  for (const message of messages()) fit.keep(message);
+  return fit.result();
+}
+
 /**
  * Fit `transcript` into `budget` tokens (minus `reserve`). Messages keep
  * their order; the first messages that are context (a system prompt) are
@@ -107,119 +422,8 @@ export function fitToBudget(
   count: TokenCounter,
   options: BudgetOptions = {},
 ): BudgetResult {
-  const imageTokens = options.imageTokens ?? 1600;
-  const longTokens = options.longTokens ?? 2000;
-  const keep = options.keepChars ?? 2000;
-  const limit = Math.max(0, budget - (options.reserve ?? 0));
-  // Work on copies: [original ordinal, message].
-  let entries = transcript.messages.map((message, index) => ({
-    ordinal: index + 1,
-    message: { ...message, content: [...message.content] },
-    tokens: messageTokens(message, count, imageTokens),
-  }));
-  const before = entries.reduce((sum, entry) => sum + entry.tokens, 0);
-  let total = before;
-  const cuts: BudgetCut[] = [];
-  const done = (): BudgetResult => ({
-    transcript: { ...transcript, messages: entries.map((entry) => entry.message) },
-    cuts,
-    before,
-    after: total,
-    fits: total <= limit,
-  });
-  const retotal = (entry: (typeof entries)[number]) => {
-    const next = messageTokens(entry.message, count, imageTokens);
-    total += next - entry.tokens;
-    entry.tokens = next;
-  };
-  if (total <= limit) return done();
-
-  // 1. Reasoning, oldest first.
-  for (const entry of entries) {
-    if (total <= limit) return done();
-    const thinking = entry.message.content.filter((block) => block.type === "thinking");
-    if (thinking.length === 0) continue;
-    const tokens = thinking.reduce((sum, block) => sum + blockTokens(block, count, imageTokens), 0);
-    entry.message.content = entry.message.content.filter((block) => block.type !== "thinking");
-    retotal(entry);
-    cuts.push({ ordinal: entry.ordinal, what: "thinking", tokens, kept: 0 });
-  }
-  // 2. Long tool outputs, then 3. long texts the person pasted, oldest first.
-  for (const what of ["tool-output", "long-text"] as const) {
-    for (const entry of entries) {
-      if (total <= limit) return done();
-      entry.message.content = entry.message.content.map((block) => {
-        if (total > limit && what === "tool-output" && block.type === "tool_result") {
-          const text = blockText(block);
-          const tokens = count(text);
-          if (tokens <= longTokens || text.length <= 2 * keep + 200) return block;
-          const cut = cutMiddle(text, keep);
-          cuts.push({ ordinal: entry.ordinal, what, tokens, kept: count(cut) });
-          return { ...block, content: cut };
-        }
-        if (
-          total > limit &&
-          what === "long-text" &&
-          block.type === "text" &&
-          entry.message.role === "user"
-        ) {
-          const tokens = count(block.text);
-          if (tokens <= longTokens || block.text.length <= 2 * keep + 200) return block;
-          const cut = cutMiddle(block.text, keep);
-          cuts.push({ ordinal: entry.ordinal, what, tokens, kept: count(cut) });
-          return { ...block, text: cut };
-        }
-        return block;
-      });
-      retotal(entry);
-    }
-  }
-  if (total <= limit) return done();
-
-  // 4. Whole oldest turns. Leading context messages stay; the last turn stays.
-  let head = 0;
-  while (head < entries.length && entries[head]?.message.context !== undefined) head += 1;
-  const starts: number[] = [];
-  for (let index = head; index < entries.length; index += 1)
-    if (isPrompt((entries[index] as (typeof entries)[number]).message)) starts.push(index);
-  let cutTo = head;
-  for (const start of starts.slice(1)) {
-    if (total <= limit) break;
-    for (let index = cutTo; index < start; index += 1) {
-      const entry = entries[index] as (typeof entries)[number];
-      total -= entry.tokens;
-      cuts.push({ ordinal: entry.ordinal, what: "turn", tokens: entry.tokens, kept: 0 });
-    }
-    cutTo = Math.max(cutTo, start);
-  }
-  if (cutTo > head) entries = [...entries.slice(0, head), ...entries.slice(cutTo)];
-
-  // Results whose call went with a dropped turn would be orphans: they go too.
-  const calls = new Set<string>();
-  for (const entry of entries)
-    for (const block of entry.message.content) if (block.type === "tool_use") calls.add(block.id);
-  const dropped = new Set(
-    transcript.messages.flatMap((message) =>
-      message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
-    ),
-  );
-  for (const id of calls) dropped.delete(id);
-  entries = entries.filter((entry) => {
-    const orphans = entry.message.content.filter(
-      (block) => block.type === "tool_result" && dropped.has(block.toolUseId),
-    );
-    if (orphans.length === 0) return true;
-    const tokens = orphans.reduce((sum, block) => sum + blockTokens(block, count, imageTokens), 0);
-    entry.message.content = entry.message.content.filter((block) => !orphans.includes(block));
-    cuts.push({ ordinal: entry.ordinal, what: "orphan-result", tokens, kept: 0 });
-    if (entry.message.content.length === 0) {
-      total -= entry.tokens;
-      return false;
-    }
-    retotal(entry);
-    return true;
-  });
-  return done();
+  const { messages, ...result } = fitMessages(() => transcript.messages, budget, count, options);
+  return { transcript: { ...transcript, messages }, ...result };
 }
 
 /** A rough, tokenizer-free count: about four characters a token. */

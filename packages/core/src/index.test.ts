@@ -9,6 +9,7 @@ describe("public exports", () => {
     expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
       [
         "Block",
+        "BudgetFit",
         "CommonDocument",
         "CompactionBlock",
         "HarnessRegistry",
@@ -57,6 +58,7 @@ describe("public exports", () => {
         "editDistance",
         "errorCodes",
         "estimateTokens",
+        "fitMessages",
         "fitToBudget",
         "fromCanonical",
         "fromLastCompaction",

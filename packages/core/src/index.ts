@@ -4,7 +4,7 @@
 // `./arbitraries` and `./testing` subpaths so this entry needs only zod.
 
 export type { BudgetCut, BudgetOptions, BudgetResult, TokenCounter } from "./budget.js";
-export { blockText, estimateTokens, fitToBudget } from "./budget.js";
+export { BudgetFit, blockText, estimateTokens, fitMessages, fitToBudget } from "./budget.js";
 export type {
   Codec,
   ConversionOptions,

@@ -1,0 +1,284 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { transcriptArbitrary } from "./arbitraries/index.js";
+import {
+  type BudgetCut,
+  type BudgetOptions,
+  type BudgetResult,
+  blockText,
+  estimateTokens,
+  fitMessages,
+  fitToBudget,
+  type TokenCounter,
+} from "./budget.js";
+import type { Block, Message, Transcript } from "./model.js";
+import { lawParameters } from "./testing/index.js";
+
+// The fitting algorithm as it stood before fitMessages (one pass over the
+// transcript held whole, stage by stage), kept here as the oracle: the
+// two-pass fit must give the same result for every input.
+function blockTokens(block: Block, count: TokenCounter, imageTokens: number): number {
+  return block.type === "image" ? imageTokens : count(blockText(block));
+}
+function messageTokens(message: Message, count: TokenCounter, imageTokens: number): number {
+  let total = 4;
+  for (const block of message.content) total += blockTokens(block, count, imageTokens);
+  return total;
+}
+function isPrompt(message: Message): boolean {
+  return (
+    message.role === "user" &&
+    message.context === undefined &&
+    message.content.some((block) => block.type !== "tool_result")
+  );
+}
+function cutMiddle(text: string, keep: number): string {
+  const removed = text.length - 2 * keep;
+  return `${text.slice(0, keep)}\n[… txcript cut ${removed} characters here to fit the context; the whole text is in the archive …]\n${text.slice(-keep)}`;
+}
+
+/**
+ * Fit `transcript` into `budget` tokens (minus `reserve`). Messages keep
+ * their order; the first messages that are context (a system prompt) are
+ * never dropped, nor is the last turn.
+ */
+function referenceFit(
+  transcript: Transcript,
+  budget: number,
+  count: TokenCounter,
+  options: BudgetOptions = {},
+): BudgetResult {
+  const imageTokens = options.imageTokens ?? 1600;
+  const longTokens = options.longTokens ?? 2000;
+  const keep = options.keepChars ?? 2000;
+  const limit = Math.max(0, budget - (options.reserve ?? 0));
+  // Work on copies: [original ordinal, message].
+  let entries = transcript.messages.map((message, index) => ({
+    ordinal: index + 1,
+    message: { ...message, content: [...message.content] },
+    tokens: messageTokens(message, count, imageTokens),
+  }));
+  const before = entries.reduce((sum, entry) => sum + entry.tokens, 0);
+  let total = before;
+  const cuts: BudgetCut[] = [];
+  const done = (): BudgetResult => ({
+    transcript: { ...transcript, messages: entries.map((entry) => entry.message) },
+    cuts,
+    before,
+    after: total,
+    fits: total <= limit,
+  });
+  const retotal = (entry: (typeof entries)[number]) => {
+    const next = messageTokens(entry.message, count, imageTokens);
+    total += next - entry.tokens;
+    entry.tokens = next;
+  };
+  if (total <= limit) return done();
+
+  // 1. Reasoning, oldest first.
+  for (const entry of entries) {
+    if (total <= limit) return done();
+    const thinking = entry.message.content.filter((block) => block.type === "thinking");
+    if (thinking.length === 0) continue;
+    const tokens = thinking.reduce((sum, block) => sum + blockTokens(block, count, imageTokens), 0);
+    entry.message.content = entry.message.content.filter((block) => block.type !== "thinking");
+    retotal(entry);
+    cuts.push({ ordinal: entry.ordinal, what: "thinking", tokens, kept: 0 });
+  }
+  // 2. Long tool outputs, then 3. long texts the person pasted, oldest first.
+  for (const what of ["tool-output", "long-text"] as const) {
+    for (const entry of entries) {
+      if (total <= limit) return done();
+      entry.message.content = entry.message.content.map((block) => {
+        if (total > limit && what === "tool-output" && block.type === "tool_result") {
+          const text = blockText(block);
+          const tokens = count(text);
+          if (tokens <= longTokens || text.length <= 2 * keep + 200) return block;
+          const cut = cutMiddle(text, keep);
+          cuts.push({ ordinal: entry.ordinal, what, tokens, kept: count(cut) });
+          return { ...block, content: cut };
+        }
+        if (
+          total > limit &&
+          what === "long-text" &&
+          block.type === "text" &&
+          entry.message.role === "user"
+        ) {
+          const tokens = count(block.text);
+          if (tokens <= longTokens || block.text.length <= 2 * keep + 200) return block;
+          const cut = cutMiddle(block.text, keep);
+          cuts.push({ ordinal: entry.ordinal, what, tokens, kept: count(cut) });
+          return { ...block, text: cut };
+        }
+        return block;
+      });
+      retotal(entry);
+    }
+  }
+  if (total <= limit) return done();
+
+  // 4. Whole oldest turns. Leading context messages stay; the last turn stays.
+  let head = 0;
+  while (head < entries.length && entries[head]?.message.context !== undefined) head += 1;
+  const starts: number[] = [];
+  for (let index = head; index < entries.length; index += 1)
+    if (isPrompt((entries[index] as (typeof entries)[number]).message)) starts.push(index);
+  let cutTo = head;
+  for (const start of starts.slice(1)) {
+    if (total <= limit) break;
+    for (let index = cutTo; index < start; index += 1) {
+      const entry = entries[index] as (typeof entries)[number];
+      total -= entry.tokens;
+      cuts.push({ ordinal: entry.ordinal, what: "turn", tokens: entry.tokens, kept: 0 });
+    }
+    cutTo = Math.max(cutTo, start);
+  }
+  if (cutTo > head) entries = [...entries.slice(0, head), ...entries.slice(cutTo)];
+
+  // Results whose call went with a dropped turn would be orphans: they go too.
+  const calls = new Set<string>();
+  for (const entry of entries)
+    for (const block of entry.message.content) if (block.type === "tool_use") calls.add(block.id);
+  const dropped = new Set(
+    transcript.messages.flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+    ),
+  );
+  for (const id of calls) dropped.delete(id);
+  entries = entries.filter((entry) => {
+    const orphans = entry.message.content.filter(
+      (block) => block.type === "tool_result" && dropped.has(block.toolUseId),
+    );
+    if (orphans.length === 0) return true;
+    const tokens = orphans.reduce((sum, block) => sum + blockTokens(block, count, imageTokens), 0);
+    entry.message.content = entry.message.content.filter((block) => !orphans.includes(block));
+    cuts.push({ ordinal: entry.ordinal, what: "orphan-result", tokens, kept: 0 });
+    if (entry.message.content.length === 0) {
+      total -= entry.tokens;
+      return false;
+    }
+    retotal(entry);
+    return true;
+  });
+  return done();
+}
+
+const settings = fc.record({
+  budget: fc.integer({ min: 0, max: 3000 }),
+  longTokens: fc.integer({ min: 1, max: 80 }),
+  keepChars: fc.integer({ min: 1, max: 60 }),
+  reserve: fc.integer({ min: 0, max: 100 }),
+});
+
+// A tokenizer that is not additive over text pieces (as a real one is not): words, rounded up.
+const words: TokenCounter = (text) => Math.ceil(text.split(/\s+/).filter(Boolean).length * 1.3);
+
+// Generated texts are short; stretch some tool outputs and user texts past the cut length.
+const sessions = fc
+  .tuple(transcriptArbitrary({ maxTurns: 10 }), fc.array(fc.nat({ max: 3 }), { minLength: 1 }))
+  .map(([transcript, lengths]) => {
+    let next = 0;
+    const stretch = (text: string) => {
+      const times = lengths[next++ % lengths.length] as number;
+      return times === 0 ? text : `${text} ${"lorem ipsum dolor ".repeat(20 * times)}${text}`;
+    };
+    const messages = transcript.messages.map((message) => ({
+      ...message,
+      content: message.content.map((block): Block => {
+        if (block.type === "tool_result" && typeof block.content === "string")
+          return { ...block, content: stretch(block.content) };
+        if (block.type === "text" && message.role === "user")
+          return { ...block, text: stretch(block.text) };
+        return block;
+      }),
+    }));
+    return { ...transcript, messages } as Transcript;
+  });
+
+describe("fitMessages (two passes) and fitToBudget", () => {
+  it("give what the one-pass fit gives, for any session, budget and settings", () => {
+    fc.assert(
+      fc.property(
+        sessions,
+        settings,
+        fc.boolean(),
+        (transcript, { budget, ...options }, byWords) => {
+          const count = byWords ? words : estimateTokens;
+          const expected = referenceFit(transcript, budget, count, options);
+          expect(fitToBudget(transcript, budget, count, options)).toEqual(expected);
+          let reads = 0;
+          const streamed = fitMessages(
+            () => {
+              reads += 1;
+              return transcript.messages.values();
+            },
+            budget,
+            count,
+            options,
+          );
+          expect(reads).toBe(2);
+          expect({ ...streamed, messages: undefined }).toEqual({
+            ...expected,
+            transcript: undefined,
+            messages: undefined,
+          });
+          expect(streamed.messages).toEqual(expected.transcript.messages);
+        },
+      ),
+      lawParameters(),
+    );
+  });
+
+  it("reaches every stage on generated sessions (the property above is not vacuous)", () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(sessions, settings, (transcript, { budget, ...options }) => {
+        for (const cut of fitToBudget(transcript, budget, estimateTokens, options).cuts)
+          seen.add(cut.what);
+      }),
+      { ...lawParameters(), numRuns: 300 },
+    );
+    expect([...seen].sort()).toEqual(["long-text", "thinking", "tool-output", "turn"]);
+  });
+
+  it("drops a result whose call went with a dropped turn, as the one-pass fit does", () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const transcript: Transcript = {
+      meta: { id: "orphans", timestamp: at },
+      messages: [
+        { role: "user", timestamp: at, content: [{ type: "text", text: "first ".repeat(200) }] },
+        {
+          role: "assistant",
+          timestamp: at,
+          content: [
+            { type: "tool_use", id: "call-1", tool: { name: "Bash", input: { command: "ls" } } },
+          ],
+        },
+        {
+          role: "user",
+          timestamp: at,
+          content: [
+            { type: "tool_result", toolUseId: "call-1", content: "done", isError: false },
+            { type: "text", text: "next" },
+          ],
+        },
+        { role: "assistant", timestamp: at, content: [{ type: "text", text: "ok" }] },
+      ],
+    };
+    const expected = referenceFit(transcript, 40, estimateTokens);
+    expect(expected.cuts.map((cut) => cut.what)).toContain("orphan-result");
+    expect(fitToBudget(transcript, 40, estimateTokens)).toEqual(expected);
+  });
+
+  it("refuses a conversation that reads differently the second time", () => {
+    const long: Message = {
+      role: "user",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      content: [{ type: "text", text: "word ".repeat(400) }],
+    };
+    let reads = 0;
+    expect(() =>
+      fitMessages(() => (reads++ === 0 ? [long, long] : [long]), 10, estimateTokens),
+    ).toThrow(/read differently the second time/);
+  });
+});
