@@ -9,6 +9,8 @@ import {
   type Json,
   type JsonObject,
   type Message,
+  type Meta,
+  type Subagent,
   stringifyJson,
   type Transcript,
   uuidV5In,
@@ -18,7 +20,12 @@ import { geminiCliLoss } from "./gemini-cli-losses.js";
 import { responseFromResult } from "./gemini-cli-parts.js";
 import { geminiCliNamespace, geminiProjectHash, geminiSessionId } from "./gemini-cli-paths.js";
 import { injectedTag } from "./gemini-cli-peek.js";
-import { type GeminiCliJsonlSession, type GeminiCliLine, harness } from "./gemini-cli-schema.js";
+import {
+  type GeminiCliJsonlSession,
+  type GeminiCliLine,
+  type GeminiCliSubagentFile,
+  harness,
+} from "./gemini-cli-schema.js";
 import { tokensFromUsage } from "./gemini-cli-tokens.js";
 import { canonicalToGeminiTool, geminiToolToCanonical } from "./gemini-cli-tools.js";
 
@@ -180,12 +187,28 @@ function messageRecord(
   return record;
 }
 
-function writeSession(
-  transcript: Transcript,
+/** What a session is written from: its meta, its messages as they come, then its subagents. */
+export interface GeminiCliSessionSource {
+  readonly meta: Meta;
+  readonly messages: Iterable<Message>;
+  /** Read once the messages are written (in a stream they follow the messages). */
+  readonly subagents: Iterable<Subagent>;
+}
+
+/**
+ * A session's lines, one record at a time, with every warning of the
+ * write in order: the metadata line, a record per message, then each
+ * subagent (written whole, as a recording of its own) to `onSubagent`.
+ * The whole writer (commonToGeminiCli) and the stream writer
+ * (geminiCliWriteStream) both are this.
+ */
+export function* geminiCliLinesOf(
+  source: GeminiCliSessionSource,
   options: GeminiCliWriteOptions | undefined,
   kind: "main" | "subagent",
-): GeminiCliJsonlSession {
-  const { meta } = transcript;
+  onSubagent: (subagent: GeminiCliSubagentFile) => void,
+): Generator<GeminiCliLine> {
+  const { meta } = source;
   const sessionId = geminiSessionId(meta.id);
   if (sessionId !== meta.id)
     warn(
@@ -194,7 +217,7 @@ function writeSession(
       "a session id Gemini CLI cannot resume by was replaced by a UUID",
       "$.meta.id",
     );
-  const cwd = options?.cwd ?? meta.cwd;
+  const cwd = projectRootOf(meta, options);
   const dropped = [meta.gitBranch, meta.cliVersion, meta.model, meta.lineage].filter(
     (value) => value !== undefined,
   ).length;
@@ -216,20 +239,25 @@ function writeSession(
   // Gemini CLI records the workspace directories here (the project root first) and never reads them back.
   if (cwd !== undefined) metadata.directories = [cwd];
   if (meta.title !== undefined) metadata.summary = meta.title;
-  const lines = [line(metadata)];
+  yield line(metadata);
   const names = new Map<string, string>();
-  transcript.messages.forEach((message, index) => {
+  let records = 0;
+  let index = 0;
+  for (const message of source.messages) {
     // Record ids count written records, so a message left out does not renumber the rest on a second write.
     const record = messageRecord(
       message,
       `$.messages[${index}]`,
-      recordId(`${sessionId}:${lines.length - 1}`),
+      recordId(`${sessionId}:${records}`),
       names,
       options,
     );
-    if (record !== undefined) lines.push(line(record));
-  });
-  const subagents = (transcript.subagents ?? []).map((subagent) => {
+    index += 1;
+    if (record === undefined) continue;
+    records += 1;
+    yield line(record);
+  }
+  for (const subagent of source.subagents) {
     warn(
       options,
       geminiCliLoss.subagents,
@@ -249,8 +277,29 @@ function writeSession(
       { ...options, ...(cwd === undefined ? {} : { cwd }) },
       "subagent",
     );
-    return { id: geminiSessionId(subagent.id), session };
-  });
+    onSubagent({ id: geminiSessionId(subagent.id), session });
+  }
+}
+
+function projectRootOf(meta: Meta, options: GeminiCliWriteOptions | undefined): string | undefined {
+  return options?.cwd ?? meta.cwd;
+}
+
+function writeSession(
+  transcript: Transcript,
+  options: GeminiCliWriteOptions | undefined,
+  kind: "main" | "subagent",
+): GeminiCliJsonlSession {
+  const subagents: GeminiCliSubagentFile[] = [];
+  const source = {
+    meta: transcript.meta,
+    messages: transcript.messages,
+    subagents: transcript.subagents ?? [],
+  };
+  const lines = [
+    ...geminiCliLinesOf(source, options, kind, (subagent) => subagents.push(subagent)),
+  ];
+  const cwd = projectRootOf(transcript.meta, options);
   return {
     format: "jsonl",
     lines,

@@ -1,8 +1,9 @@
 // Gemini CLI as a harness: chat recordings in either era, the ~/.gemini/tmp
 // store, a reader that streams line by line (gemini-cli-stream.ts), a
-// writer that streams record by record, and `gemini --resume <id>`
-// run in the project directory (resume only looks in that project's chats),
-// and Gemini CLI's own offline check of a saved session (gemini-cli-verify.ts).
+// writer that streams record by record (gemini-cli-stream-write.ts),
+// `gemini --resume <id>` run in the project directory (resume only looks
+// in that project's chats), and Gemini CLI's own offline check of a saved
+// session (gemini-cli-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToGeminiCli, type GeminiCliWriteOptions } from "./common-to-gemini-cli.js";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
@@ -11,6 +12,7 @@ import { geminiCliProject } from "./gemini-cli-project.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
 import { GeminiCliStore } from "./gemini-cli-store.js";
 import { geminiCliReadStream } from "./gemini-cli-stream.js";
+import { geminiCliWriteStream } from "./gemini-cli-stream-write.js";
 import { geminiCliProgramCheck } from "./gemini-cli-verify.js";
 
 export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
@@ -22,6 +24,7 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   project: (transcript) => geminiCliProject(transcript),
   writeOptions: ({ now }) => (now === undefined ? {} : { now }),
   readStream: geminiCliReadStream,
+  writeStream: geminiCliWriteStream,
   *serializeChunks(transcript, options) {
     for (const line of commonToGeminiCli(transcript, options as GeminiCliWriteOptions).lines)
       yield `${line.text}\n`;
