@@ -216,6 +216,27 @@ async function measure(context) {
           context,
         ),
       );
+      // The whole history, fitted into a budget in passes (continue-stream.ts, core's BudgetFit).
+      figures.push(
+        await rssFigure(
+          `peak RSS, continue a ${label} in ${to === "codex" ? "Codex" : "Claude Code"} with --full --budget 150000 (--no-resume)`,
+          [
+            "continue",
+            entry.file,
+            "--with",
+            to,
+            "--full",
+            "--budget",
+            "150000",
+            "--no-resume",
+            "--quiet",
+            "--force",
+          ],
+          home.env,
+          scratch,
+          context,
+        ),
+      );
     }
     figures.push(await listFigure(input, entry, scratch, context));
     await fs.rm(home.root, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type BudgetCut,
+  BudgetFit,
   commonCodec,
   estimateTokens,
   fitToBudget,
@@ -213,16 +214,21 @@ export interface Fitted {
   counter: string;
 }
 
-/** Fit a transcript into a target's budget (given, or its default). */
-export async function fitForTarget(
-  transcript: Transcript,
+/** The budget and counter for a target: the given budget, or its default. */
+async function targetBudget(
   target: string,
   budget: number | undefined,
-): Promise<Fitted> {
+): Promise<{ limit: number; count: TokenCounter; name: string }> {
   const limit = budget ?? defaultBudget(target);
   const { count, name } = await tokenCounter(target);
-  // Room for the archive note.
-  const result = fitToBudget(transcript, limit, count, { reserve: 120 });
+  return { limit, count, name };
+}
+
+function checked<T extends { fits: boolean; after: number }>(
+  result: T,
+  limit: number,
+  name: string,
+): T & { budget: number; counter: string } {
   if (!result.fits)
     throw new TxcriptError(
       "TOO_LARGE",
@@ -230,4 +236,33 @@ export async function fitForTarget(
       { hint: "pass a larger --budget, or continue a range (#N-M) of it" },
     );
   return { ...result, budget: limit, counter: name };
+}
+
+// Room for the archive note.
+const reserve = 120;
+
+/** Fit a transcript into a target's budget (given, or its default). */
+export async function fitForTarget(
+  transcript: Transcript,
+  target: string,
+  budget: number | undefined,
+): Promise<Fitted> {
+  const { limit, count, name } = await targetBudget(target, budget);
+  return checked(fitToBudget(transcript, limit, count, { reserve }), limit, name);
+}
+
+/**
+ * The same fit for messages fed in two passes (continue-stream.ts): measure
+ * each, keep each, then `finish()` (which refuses as fitForTarget does).
+ */
+export async function streamFitForTarget(
+  target: string,
+  budget: number | undefined,
+): Promise<{
+  fit: BudgetFit;
+  finish(): Omit<Fitted, "transcript"> & { messages: Message[] };
+}> {
+  const { limit, count, name } = await targetBudget(target, budget);
+  const fit = new BudgetFit(limit, count, { reserve });
+  return { fit, finish: () => checked(fit.result(), limit, name) };
 }

@@ -1,14 +1,16 @@
 // The streaming source of `continue`: a session file of at least
-// TXCRIPT_STREAM_MIN_BYTES whose harness reads line by line, continued from
-// its last compaction (the default), is never held whole. A first pass over
-// its parts counts the messages and finds the last compaction marker; a
-// second reads the warnings of the read leg, keeps the messages from the
-// marker on (what the copy is made of), and writes the whole session into
-// the archive's transcript.common.json as it goes. What follows is
-// planCopy's (continue-plan.ts), on that tail: the same notes, the same
-// budget fitting, the same archive and note. --full, a range, --redact, or
-// a session without a compaction take the whole path (and past the input
-// limit are refused, saying why).
+// TXCRIPT_STREAM_MIN_BYTES whose harness reads line by line is never held
+// whole. Pass one (silent) counts the messages and finds the last
+// compaction; the copy starts there (the default) or, with --full or when
+// there is none, at the first message. Pass two reads the warnings of the
+// read leg, writes the whole session into the archive's
+// transcript.common.json as it goes, and measures each message of the copy
+// for the budget (core's BudgetFit); pass three (silent) keeps what the fit
+// keeps. Only what stays is held, so the copy's memory follows the budget,
+// not the session's size. The notes, the archive and its index are
+// planCopy's (continue-plan.ts), and the fit is fitForTarget's. A range or
+// --redact take the whole path (and past the input limit are refused,
+// saying why).
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
@@ -27,7 +29,7 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import { archiveDirectory, exists, fitForTarget, writeArchive } from "./context-budget.js";
+import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
 import type { Plan } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
@@ -42,7 +44,7 @@ import { streamMinBytes } from "./stream-convert.js";
 export interface StreamedCopy {
   input: Input;
   readWarnings: Warning[];
-  /** The session as far as the copy needs it: its meta, and the messages from the last compaction on. */
+  /** The session as far as the copy needs it: its meta, and the copy's messages as fitted. */
   transcript: Transcript;
   directory: string;
   plan: Plan;
@@ -62,7 +64,6 @@ function whyNot(harness: Harness, values: Values, ranged: boolean): string | und
   if (harness.readStream === undefined)
     return `${harness.id} is read as one document, not line by line`;
   if (ranged) return "a range is cut from the whole session";
-  if (values.full === true) return "--full replays the whole session";
   if (values.redact === true || values["redact-report"] !== undefined)
     return "--redact needs the whole session";
   return undefined;
@@ -102,32 +103,35 @@ export async function streamedCopy(
     if (located.size > limit) throw refuse(located, limit, reason);
     return undefined;
   }
+  const full = values.full === true;
   const reader = harness.readStream as NonNullable<Harness["readStream"]>;
   const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
     file: located.shown,
+    maxDocumentBytes: limit,
   };
+  const { onWarning: _, ...silent } = read;
   bigInputStatus(io, located.shown, located.size);
   // Pass one, silent: how many messages, and where the last compaction is.
   let count = 0;
   let last = -1;
-  withFile(located.shown, () => {
-    const { onWarning: _, ...silent } = read;
-    for (const part of reader(lines, silent))
-      if (part.kind === "message") {
-        if (compactionOf(part.message) !== undefined) last = count;
-        count += 1;
-      }
-  });
-  if (last <= 0) {
-    // Nothing to start from but the beginning: the whole session is the copy.
-    if (located.size > limit) throw refuse(located, limit, "it has no compaction to start from");
-    return undefined;
-  }
-  // Pass two: the read leg's warnings, the tail, and the archive's copy of the whole session.
+  if (!full)
+    withFile(located.shown, () => {
+      for (const part of reader(lines, silent))
+        if (part.kind === "message") {
+          if (compactionOf(part.message) !== undefined) last = count;
+          count += 1;
+        }
+    });
+  // Where the copy starts: the last compaction, or (--full, or none) the first message.
+  const start = !full && last > 0 ? last : 0;
+  const budget = integerOption(values, "budget", "continue", 1);
+  const { fit, finish } = await streamFitForTarget(target.id, budget);
+  // Pass two: the read leg's warnings, the copy's messages measured, and the
+  // whole session written into the archive (under a pending name when the
+  // copy starts at the first message: it is kept only if something is cut).
   const collector = new WarningCollector();
-  const tail: Message[] = [];
   const subagents: Subagent[] = [];
   const parts = reader(lines, { ...read, onWarning: onLeg("read", harness.id, collector.add) });
   const iterator = parts[Symbol.iterator]();
@@ -145,7 +149,7 @@ export async function streamedCopy(
       const part = next.value;
       if (part.kind === "subagent") subagents.push(part.subagent);
       else if (part.kind === "message") {
-        if (index >= last) tail.push(part.message);
+        if (index >= start) fit.measure(part.message);
         if (index === 0) firstTimestamp = part.message.timestamp;
         index += 1;
         yield part.message;
@@ -153,21 +157,40 @@ export async function streamedCopy(
     }
   };
   const archived = path.join(archive, "transcript.common.json");
+  const written = start > 0 ? archived : `${archived}.pending`;
   const created = !(await exists(archive));
+  const dropArchive = async () => {
+    await (created
+      ? fs.rm(archive, { recursive: true, force: true })
+      : fs.rm(written, { force: true }));
+  };
   await fs.mkdir(archive, { recursive: true });
   await writeFileAtomic(
-    archived,
+    written,
     withFileEach(
       located.shown,
       commonDocumentPieces(meta, messages(), () => (announced ? subagents : undefined)),
     ),
     { overwrite: true },
   );
-  const transcript: Transcript = {
-    meta,
-    messages: tail,
-    ...(subagents.length > 0 ? { subagents } : {}),
-  };
+  count = index;
+  // Pass three, silent: the copy's messages kept as the fit says.
+  let fitted: ReturnType<typeof finish>;
+  try {
+    withFile(located.shown, () => {
+      let at = 0;
+      for (const part of reader(lines, silent))
+        if (part.kind === "message") {
+          if (at >= start) fit.keep(part.message);
+          at += 1;
+        }
+    });
+    fitted = finish();
+  } catch (error) {
+    // As on the whole path, a copy that cannot be fitted leaves no archive behind.
+    await dropArchive();
+    throw locate(error, located.shown);
+  }
   const input: Input = {
     text: "",
     file: located.shown,
@@ -175,51 +198,55 @@ export async function streamedCopy(
     startTime: located.mtime,
     ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
   };
-  // What planCopy does after fromLastCompaction, on the tail.
-  await note(
-    io,
-    settings,
-    `starting from the last compaction, as ${harness.id} would: ${last} earlier message${last === 1 ? "" : "s"} left out (--full replays everything)`,
-  );
-  const budget = integerOption(values, "budget", "continue", 1);
-  const fitted = await fitForTarget(transcript, target.id, budget).catch(async (error: unknown) => {
-    // As on the whole path, a copy that cannot be fitted leaves no archive behind.
-    await (created
-      ? fs.rm(archive, { recursive: true, force: true })
-      : fs.rm(archived, { force: true }));
-    throw locate(error, located.shown);
-  });
+  const transcript: Transcript = {
+    meta,
+    messages: fitted.messages,
+    ...(subagents.length > 0 ? { subagents } : {}),
+  };
+  // What planCopy says and does after fromLastCompaction, on the copy.
+  if (start > 0)
+    await note(
+      io,
+      settings,
+      `starting from the last compaction, as ${harness.id} would: ${start} earlier message${start === 1 ? "" : "s"} left out (--full replays everything)`,
+    );
+  else if (full) await note(io, settings, `replaying all ${count} messages (--full)`);
   if (fitted.cuts.length > 0)
     await note(
       io,
       settings,
       `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
     );
+  const result = { input, readWarnings: collector.warnings, directory };
+  if (start === 0 && fitted.cuts.length === 0) {
+    // Nothing left out: no archive, as on the whole path.
+    await dropArchive();
+    return { ...result, transcript, plan: { copy: transcript } };
+  }
+  if (written !== archived) await fs.rename(written, archived);
   const summary = [
-    `${last} messages before the last compaction`,
+    start > 0 ? `${start} messages before the last compaction` : undefined,
     fitted.cuts.length > 0
       ? `${fitted.cuts.length} cuts to fit ${fitted.budget} tokens (${fitted.before} → ${fitted.after})`
       : undefined,
   ]
     .filter(Boolean)
     .join("; ");
-  const written = await writeArchive(
+  const archivedAs = await writeArchive(
     directory,
     { meta, count, firstTimestamp },
-    { before: fitted.before, cuts: fitted.cuts, firstKept: last + 1 },
+    { before: fitted.before, cuts: fitted.cuts, firstKept: start + 1 },
     summary,
     { created },
   );
-  await note(io, settings, `what was left out is archived in ${written.directory}`);
+  await note(io, settings, `what was left out is archived in ${archivedAs.directory}`);
   return {
-    input,
-    readWarnings: collector.warnings,
+    ...result,
     transcript,
-    directory,
     plan: {
-      copy: afterContext(fitted.transcript, written.note),
-      archive: written.directory,
-      archiveCreated: written.created,
+      copy: afterContext(transcript, archivedAs.note),
+      archive: archivedAs.directory,
+      archiveCreated: archivedAs.created,
     },
   };
 }

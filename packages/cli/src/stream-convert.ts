@@ -125,6 +125,8 @@ export function convertStreamSource(
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
     file: located.shown,
+    // A reader that must parse a whole document (Gemini CLI's older era) is held to the input limit.
+    maxDocumentBytes: maxInputBytes(io.env),
   };
   const write: CodecOptions = {
     ...to.writeOptions?.({

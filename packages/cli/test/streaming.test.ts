@@ -169,7 +169,7 @@ describe("convert, streamed", () => {
     const size = readFileSync(input).length;
     const env = { TXCRIPT_MAX_INPUT_BYTES: String(size - 1), ...streamAlways };
     const cases: [string, string[], string][] = [
-      ["stream_json", [], "cannot stream: stream_json is written from the whole session"],
+      ["pi", [], "cannot stream: pi is written from the whole session"],
       ["codex", ["--redact"], "cannot stream: --redact needs the whole session"],
     ];
     for (const [to, extra, why] of cases) {
@@ -201,12 +201,17 @@ describe("convert, streamed", () => {
 });
 
 /** Everything one `continue` leaves: its output, and every file under the home (its root made "<root>"). */
-async function continued(input: string, target: string, env: Record<string, string>) {
+async function continued(
+  input: string,
+  target: string,
+  env: Record<string, string>,
+  extra: readonly string[] = [],
+) {
   const fresh = await makeHome();
   try {
     const result = await txcript(
       fresh,
-      ["continue", input, "--with", target, "--no-resume", "--json"],
+      ["continue", input, "--with", target, "--no-resume", "--json", ...extra],
       { env },
     );
     // The root, and the root as Claude Code names a project directory after it.
@@ -246,27 +251,75 @@ describe("continue, streamed", () => {
       }
   });
 
-  it("past the input limit, streams from the last compaction; --full and a range are refused saying why", async () => {
+  // Sessions with no compaction, and --full: the copy starts at the first
+  // message, is fitted in two passes, and is archived only when cut.
+  const uncompacted = [
+    path.join(fixturesRoot, "claude-code/thinking.jsonl"),
+    path.join(fixturesRoot, "claude-code/split-messages.jsonl"),
+    path.join(fixturesRoot, "codex/paginated-0.171.jsonl"),
+    ...claudeInputs.filter((file) => file.startsWith(realRoot)).slice(0, 1),
+  ];
+  it("from the first message (--full, or no compaction), fitted or not: the whole path's session, archive, notes and result", async () => {
+    let archived = 0;
+    let plain = 0;
+    let failed = 0;
+    for (const [input, extra] of [
+      ...compacted.map((file) => [file, ["--full"]] as const),
+      ...compacted.map((file) => [file, ["--full", "--budget", "200"]] as const),
+      ...uncompacted.map((file) => [file, []] as const),
+      ...uncompacted.map((file) => [file, ["--budget", "200"]] as const),
+      ...uncompacted.map((file) => [file, ["--budget", "130"]] as const),
+    ])
+      for (const target of ["codex", "claude_code"]) {
+        const whole = await continued(input, target, {}, extra);
+        const streamed = await continued(input, target, streamAlways, extra);
+        const what = `${input} ${extra.join(" ")} → ${target}`;
+        expect(streamed, what).toEqual(whole);
+        if (whole.code !== 0) {
+          failed += 1;
+          continue;
+        }
+        if (Object.keys(whole.files).some((file) => file.endsWith("transcript.common.json")))
+          archived += 1;
+        else plain += 1;
+      }
+    // Both kinds of copy were compared: ones that cut (and archive) and ones that do not.
+    expect(archived).toBeGreaterThanOrEqual(5);
+    expect(plain).toBeGreaterThanOrEqual(5);
+    // A copy that does not fit is refused the same way on both paths (and leaves nothing behind).
+    expect(failed).toBeGreaterThanOrEqual(1);
+  });
+
+  it("past the input limit, streams from the last compaction and with --full; a range and --redact are refused saying why", async () => {
     const input = compacted[2] as string;
     const size = readFileSync(input).length;
     const env = { ...streamAlways, TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
     const streamed = await continued(input, "claude_code", env);
     expect(streamed.code, streamed.stderr).toBe(0);
-    for (const [args, why] of [
-      [["--full"], "cannot stream: --full replays the whole session"],
-      [["--from", "codex"], undefined],
-    ] as const) {
-      const result = await txcript(
-        home,
-        ["continue", input, "--with", "claude_code", "--no-resume", ...args],
-        { env },
+    for (const args of [["--full"], ["--full", "--budget", "200"], ["--from", "codex"]]) {
+      const result = await continued(input, "claude_code", env, args);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+      // --full replays everything, so nothing is left out and nothing archived; from the compaction, the rest is.
+      const archive = Object.keys(result.files).some((file) =>
+        file.endsWith("transcript.common.json"),
       );
-      if (why === undefined) expect(result.code, result.stderr).toBe(0);
-      else {
-        expect(result.code).toBe(1);
-        expect(result.stderr).toContain(why);
-      }
+      expect(archive, args.join(" ")).toBe(args.length !== 1 || args[0] !== "--full");
     }
+    const redacted = await txcript(
+      home,
+      ["continue", input, "--with", "claude_code", "--no-resume", "--redact"],
+      { env },
+    );
+    expect(redacted.code).toBe(1);
+    expect(redacted.stderr).toContain("cannot stream: --redact needs the whole session");
+    // Control: below the stream threshold the whole path runs, and the limit refuses --full.
+    const whole = await txcript(
+      home,
+      ["continue", input, "--with", "claude_code", "--no-resume", "--full"],
+      { env: { TXCRIPT_MAX_INPUT_BYTES: String(size - 1) } },
+    );
+    expect(whole.code).toBe(1);
+    expect(whole.stderr).toContain("TXCRIPT_MAX_INPUT_BYTES");
     const ranged = await txcript(
       home,
       ["continue", `${input}#1-2`, "--with", "claude_code", "--no-resume"],
