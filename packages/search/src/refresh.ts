@@ -34,6 +34,8 @@ interface Found {
   fingerprint: string;
   /** Dated by its own file's modification time, alone in that file. */
   tracks: boolean;
+  /** Its file's size when it is alone in it (what reading it ahead holds), else 0. */
+  bytes: number;
 }
 
 interface Row {
@@ -60,6 +62,13 @@ interface Parsed {
 /** A batch is written once it holds this many sessions or this much text (UTF-16 units). */
 const batchSessions = 200;
 const batchTextChars = 4_000_000;
+/**
+ * Sessions read ahead of the one being written: at most this many, and no more than this many
+ * file bytes beyond the next one (which is always read, whatever its size), so memory stays
+ * bounded while the reads wait on the disk and the thread pool instead of the main thread.
+ */
+const aheadSessions = 8;
+const aheadBytes = 8_000_000;
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
@@ -82,7 +91,7 @@ async function discoverAll(source: IndexSource): Promise<Found[]> {
       ? fingerprintOf(stat.size, stat.mtimeMs, session.updatedAt)
       : `${session.updatedAt}|${session.messageCount ?? ""}`;
     const tracks = alone && stat.mtime.toISOString() === session.updatedAt;
-    found.push({ source, session, fingerprint, tracks });
+    found.push({ source, session, fingerprint, tracks, bytes: alone ? stat.size : 0 });
   }
   return found;
 }
@@ -119,6 +128,7 @@ async function reread(
       session,
       fingerprint: fingerprintOf(stat.size, stat.mtimeMs, updatedAt),
       tracks: true,
+      bytes: stat.size,
     });
   }
   return found;
@@ -315,24 +325,51 @@ export async function refreshIndex(
     db.pragma("synchronous = OFF");
     db.pragma("cache_size = -65536");
   }
+  // Read, parsed and turned into texts ahead (in order), while earlier sessions are written.
+  type Loaded = { parsed: Parsed } | { error: unknown };
+  const load = async (entry: Found): Promise<Loaded> => {
+    const { source, session } = entry;
+    const key = keyOf(source.harness, session.id);
+    try {
+      const native =
+        (await loadDirect(source.harness, session, source.parse)) ??
+        (await source.store.load(session.id));
+      const transcript = source.read(native);
+      const texts = sessionTexts(transcript);
+      return {
+        parsed: { key, entry, title: transcript.meta.title, cwd: transcript.meta.cwd, texts },
+      };
+    } catch (error) {
+      return { error };
+    }
+  };
+  const ahead: { entry: Found; loaded: Promise<Loaded> }[] = [];
+  let aheadHeld = 0;
+  let next = 0;
+  const fill = () => {
+    while (next < stale.length && ahead.length < aheadSessions) {
+      const entry = stale[next] as Found;
+      if (ahead.length > 0 && aheadHeld + entry.bytes > aheadBytes) break;
+      ahead.push({ entry, loaded: load(entry) });
+      aheadHeld += entry.bytes;
+      next += 1;
+    }
+  };
   let done = 0;
   try {
-    for (const entry of stale) {
+    fill();
+    while (ahead.length > 0) {
+      const { entry, loaded } = ahead.shift() as (typeof ahead)[number];
       const { source, session } = entry;
       onProgress?.({ done, total: stale.length, path: session.path });
-      const key = keyOf(source.harness, session.id);
-      try {
-        const native =
-          (await loadDirect(source.harness, session, source.parse)) ??
-          (await source.store.load(session.id));
-        const transcript = source.read(native);
-        const texts = sessionTexts(transcript);
-        batch.push({ key, entry, title: transcript.meta.title, cwd: transcript.meta.cwd, texts });
-        for (const message of texts) batchChars += message.text.length;
+      const result = await loaded;
+      aheadHeld -= entry.bytes;
+      fill();
+      if ("parsed" in result) {
+        batch.push(result.parsed);
+        for (const message of result.parsed.texts) batchChars += message.text.length;
         if (batch.length >= batchSessions || batchChars >= batchTextChars) flush();
-      } catch (error) {
-        fail(key, entry, error);
-      }
+      } else fail(keyOf(source.harness, session.id), entry, result.error);
       done += 1;
     }
     flush();
