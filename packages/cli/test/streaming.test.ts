@@ -66,7 +66,7 @@ async function run(input: string, to: string, env: Record<string, string>, extra
 describe("convert, streamed", () => {
   for (const [from, inputs, targets] of [
     ["codex", codexInputs, ["codex", "claude_code", "common"]],
-    ["claude_code", claudeInputs, ["codex", "claude_code", "common"]],
+    ["claude_code", claudeInputs, ["codex", "claude_code", "common", "stream_json"]],
   ] as const)
     it(`${from} inputs give the whole path's output, result and report`, async () => {
       expect(inputs.length).toBeGreaterThan(2);
@@ -89,7 +89,7 @@ describe("convert, streamed", () => {
       expect(inputs.length).toBeGreaterThan(0);
       for (const input of inputs) {
         const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
-        for (const to of ["codex", "claude_code", "common"]) {
+        for (const to of ["codex", "claude_code", "common", "stream_json"]) {
           const whole = await run(input, to, {}, ["--json", "--from", from]);
           expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
           const streamed = await run(input, to, { ...limited, ...streamAlways }, [

@@ -9,6 +9,8 @@ import {
   type ConversionOptions,
   type JsonObject,
   type Message,
+  type Meta,
+  type Subagent,
   type Transcript,
   uuidV5In,
   warn,
@@ -22,7 +24,7 @@ import {
   type StreamJsonLine,
 } from "./stream-json-lines.js";
 import { streamJsonLoss as losses } from "./stream-json-losses.js";
-import { planSubagents } from "./stream-json-subagents.js";
+import { callIds, planSubagents } from "./stream-json-subagents.js";
 import { blockWriter, type Lost } from "./stream-json-write-blocks.js";
 
 export interface StreamJsonWriteOptions extends ConversionOptions, DialectToolOptions {
@@ -73,8 +75,7 @@ function messagePath(index: number, prefix = "$"): string {
 }
 
 /** Losses of the transcript as a whole: meta fields and subagents. */
-function metaLosses(transcript: Transcript, claude: boolean, lost: Lost): void {
-  const { meta } = transcript;
+function metaLosses(meta: Meta, claude: boolean, lost: Lost): void {
   if (meta.title !== undefined || meta.gitBranch !== undefined)
     lost("metaFields", "the title and git branch were not written");
   if (!claude && (meta.model !== undefined || meta.cliVersion !== undefined))
@@ -128,23 +129,38 @@ function messageLosses(
     lost("emptyStrings", "all-zero usage reads back as none", messagePath(index, prefix));
 }
 
-export function commonToStreamJson(
-  transcript: Transcript,
-  options: StreamJsonWriteOptions = {},
-): StreamJsonCapture {
+/** What a capture's body is written from: the main messages as they come, then the subagents. */
+export interface CaptureBodySource {
+  readonly messages: Iterable<Message>;
+  /**
+   * Read once the messages are written: the subagents (undefined: none) and
+   * the main messages' call ids among theirs (for the nesting check).
+   */
+  readonly subagents: () =>
+    | { readonly list: readonly Subagent[]; readonly mainCalls: ReadonlySet<string> }
+    | undefined;
+}
+
+/**
+ * One capture's writer, in the steps the whole writer (commonToStreamJson)
+ * and the stream writer (streamJsonWriteStream) share: the meta's losses
+ * at once; `body`, the line values of the messages and subagents in order
+ * with their losses, collecting the tools they use; `init`, the init line
+ * listing those tools with the uuid of serial `at` (the whole writer takes
+ * the serial after the body's, the stream writer learns it from a replay
+ * and writes init first); `take`, that serial; `result`, the closing line.
+ */
+export function captureWriter(meta: Meta, options: StreamJsonWriteOptions = {}) {
   const dialect = options.dialect ?? "claude";
   const claude = dialect === "claude";
-  const { meta, messages } = transcript;
   const session = meta.id;
   let serial = 0;
   const uuid = () => idIn(`${session}\n${serial++}`);
   const lost: Lost = (code, message, path) => warn(options, losses[code], message, path);
-  metaLosses(transcript, claude, lost);
+  metaLosses(meta, claude, lost);
 
   const tools = new Set<string>();
-
-  // lines[0] is the init line, written last: it lists the tools the body used.
-  const lines: StreamJsonLine[] = [{ value: null }];
+  let mainMessages = 0;
   let lastAssistant: Message | undefined;
   let lastText: string | undefined;
   let assistantCount = 0;
@@ -154,16 +170,24 @@ export function commonToStreamJson(
    * The lines of a conversation: the main one (parent null, path "$") or a
    * subagent's (parent: its call's id), whose compaction markers have no line.
    */
-  function writeMessages(list: readonly Message[], parent: string | null, prefix: string): void {
+  function* writeMessages(
+    list: Iterable<Message>,
+    parent: string | null,
+    prefix: string,
+  ): Generator<JsonObject> {
     const main = parent === null;
     const block = blockWriter(dialect, options, lost, tools, prefix);
-    for (let index = 0; index < list.length; index++) {
-      const message = list[index] as Message;
-      if (main) latest = Math.max(latest, Date.parse(message.timestamp));
+    let index = -1;
+    for (const message of list) {
+      index += 1;
+      if (main) {
+        mainMessages += 1;
+        latest = Math.max(latest, Date.parse(message.timestamp));
+      }
       messageLosses(message, index, claude, lost, prefix);
       const marker = main ? markerOf(message) : undefined;
       if (marker !== undefined) {
-        lines.push({ value: compactionLine(marker, message, index) });
+        yield compactionLine(marker, message, index);
         continue;
       }
       const content: JsonObject[] = [];
@@ -183,25 +207,30 @@ export function commonToStreamJson(
         };
         if (claude) line.uuid = uuid();
         line.timestamp = message.timestamp;
-        lines.push({ value: line });
+        yield line;
         continue;
       }
       if (main) {
         assistantCount += 1;
         lastAssistant = message;
       }
-      lines.push({ value: assistantLine(message, content, index, parent, prefix) });
+      yield assistantLine(message, content, index, parent, prefix);
     }
   }
 
-  writeMessages(messages, null, "$");
-  if (transcript.subagents !== undefined) {
-    if (claude)
-      for (const planned of planSubagents(transcript.subagents, messages, (message, path) =>
-        lost("subagents", message, path),
-      ))
-        writeMessages(planned.messages, planned.toolUseId, planned.path);
-    else lost("subagents", "subagent conversations were not written", "$.subagents");
+  function* body(source: CaptureBodySource): Generator<JsonObject> {
+    yield* writeMessages(source.messages, null, "$");
+    const subagents = source.subagents();
+    if (subagents === undefined) return;
+    if (!claude) {
+      lost("subagents", "subagent conversations were not written", "$.subagents");
+      return;
+    }
+    const plan = planSubagents(subagents.list, subagents.mainCalls, (message, path) =>
+      lost("subagents", message, path),
+    );
+    for (const planned of plan)
+      yield* writeMessages(planned.messages, planned.toolUseId, planned.path);
   }
 
   /**
@@ -313,38 +342,74 @@ export function commonToStreamJson(
     return line;
   }
 
-  const init: JsonObject = {
-    type: "system",
-    subtype: "init",
-    cwd: meta.cwd ?? "",
-    session_id: session,
-    tools: [...tools],
-    mcp_servers: [],
-  };
-  if (claude) {
-    init.model = meta.model ?? "";
-    init.claude_code_version = meta.cliVersion ?? "";
-    init.uuid = uuid();
+  function init(toolNames: readonly string[], at: number): JsonObject {
+    const line: JsonObject = {
+      type: "system",
+      subtype: "init",
+      cwd: meta.cwd ?? "",
+      session_id: session,
+      tools: [...toolNames],
+      mcp_servers: [],
+    };
+    if (claude) {
+      line.model = meta.model ?? "";
+      line.claude_code_version = meta.cliVersion ?? "";
+      line.uuid = idIn(`${session}\n${at}`);
+    }
+    line.timestamp = meta.timestamp;
+    if (meta.lineage !== undefined) line[lineageKey] = { ...meta.lineage };
+    return line;
   }
-  init.timestamp = meta.timestamp;
-  if (meta.lineage !== undefined) init[lineageKey] = { ...meta.lineage };
-  lines[0] = { value: init };
 
-  const duration = messages.length > 0 ? Math.max(0, latest - Date.parse(meta.timestamp)) : 0;
-  const lastReason = lastAssistant?.stopReason;
-  const result: JsonObject = {
-    type: "result",
-    subtype: "success",
-    duration_ms: duration,
-    is_error: false,
-    num_turns: assistantCount,
-    result: lastText ?? "",
+  function result(): JsonObject {
+    const duration = mainMessages > 0 ? Math.max(0, latest - Date.parse(meta.timestamp)) : 0;
+    const lastReason = lastAssistant?.stopReason;
+    const line: JsonObject = {
+      type: "result",
+      subtype: "success",
+      duration_ms: duration,
+      is_error: false,
+      num_turns: assistantCount,
+      result: lastText ?? "",
+    };
+    if (claude)
+      line.stop_reason = lastReason !== undefined && claudeSpells(lastReason) ? lastReason : null;
+    line.session_id = session;
+    if (claude) line.uuid = uuid();
+    return line;
+  }
+
+  return {
+    body,
+    init,
+    result,
+    /** The tools the body has written so far, in order of first use. */
+    tools: (): string[] => [...tools],
+    /** The serial the next uuid takes. */
+    serial: (): number => serial,
+    /** Takes the next serial (the init line's, in the whole writer's order); Claude only. */
+    take: (): number => (claude ? serial++ : serial),
   };
-  if (claude)
-    result.stop_reason = lastReason !== undefined && claudeSpells(lastReason) ? lastReason : null;
-  result.session_id = session;
-  if (claude) result.uuid = uuid();
-  lines.push({ value: result });
+}
 
+export function commonToStreamJson(
+  transcript: Transcript,
+  options: StreamJsonWriteOptions = {},
+): StreamJsonCapture {
+  const { meta, messages, subagents } = transcript;
+  const writer = captureWriter(meta, options);
+  const source: CaptureBodySource = {
+    messages,
+    subagents: () =>
+      // An empty list is none, as in a stream of parts (core's transcriptParts).
+      subagents === undefined || subagents.length === 0
+        ? undefined
+        : { list: subagents, mainCalls: callIds(messages) },
+  };
+  // lines[0] is the init line, written after the body: it lists the tools the body used.
+  const lines: StreamJsonLine[] = [{ value: null }];
+  for (const value of writer.body(source)) lines.push({ value });
+  lines[0] = { value: writer.init(writer.tools(), writer.take()) };
+  lines.push({ value: writer.result() });
   return { lines, finalNewline: true };
 }

@@ -1,11 +1,14 @@
-// stream-json captures as a harness: read (also live from a pipe) and
-// written in the Claude or Amp dialect; no store, so nothing to continue.
+// stream-json captures as a harness: read (also live from a pipe, and line
+// by line: stream-json-stream.ts) and written in the Claude or Amp dialect
+// (also from a stream of parts: stream-json-stream-write.ts); no store, so
+// nothing to continue.
 import type { HarnessDefinition } from "@txcript/core";
 import { streamJsonCodec } from "./stream-json-codec.js";
 import { detectStreamJsonDialect } from "./stream-json-dialect.js";
 import type { StreamJsonCapture } from "./stream-json-lines.js";
 import { streamJsonProject } from "./stream-json-project.js";
 import { streamJsonReadStream } from "./stream-json-stream.js";
+import { streamJsonWriteStream } from "./stream-json-stream-write.js";
 
 /** Lines printed per piece of a streamed capture. */
 const linesPerChunk = 1024;
@@ -43,6 +46,7 @@ export const streamJsonHarness: HarnessDefinition<StreamJsonCapture> = {
   serializeChunks: (transcript, options) =>
     streamJsonChunks(streamJsonCodec.fromCommon(transcript, options)),
   readStream: streamJsonReadStream,
+  writeStream: streamJsonWriteStream,
   readOptions: ({ startTime }) => (startTime === undefined ? {} : { startTime }),
   writeOptions: ({ from, dialect, sourceText }) => ({
     dialect:

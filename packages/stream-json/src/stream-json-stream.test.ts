@@ -4,8 +4,10 @@
 // odd shapes), for captures spliced from the fixtures' and real captures'
 // lines in any order (repeated uuids, split messages, several sessions,
 // subagents, bad lines), for hand-made odd inputs, for the fixtures and the
-// real captures, and for a file read in small slices. The one input that
-// reads otherwise (a bad last line followed by a newline) is pinned here.
+// real captures, and for a file read in small slices; into stream_json
+// also through the stream writer (stream-json-stream-write.ts). The one
+// input that reads otherwise (a bad last line followed by a newline) is
+// pinned here.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -84,12 +86,39 @@ function expectSamePaths(text: string, read: CodecOptions = fixtureReadOptions):
         whole.message,
       );
       if (to === commonHarness) expect(() => commonStreamed(text, read)).toThrow(whole.message);
+      if (to.writeStream !== undefined)
+        expect(() =>
+          convertStreamed(
+            text,
+            streamJsonHarness,
+            to,
+            { read: "stream", write: "stream" },
+            {
+              read,
+              write,
+            },
+          ),
+        ).toThrow(whole.message);
       continue;
     }
     const streamed = convertStreamed(text, streamJsonHarness, to, which, { read, write });
     expect({ write, text: streamed.text }).toEqual({ write, text: whole.text });
     expect({ write, warnings: streamed.warnings }).toEqual({ write, warnings: whole.warnings });
     if (to === commonHarness) expect(commonStreamed(text, read)).toEqual(whole);
+    // The stream writer too (stream-json-stream-write.ts), after either read.
+    if (to.writeStream === undefined) continue;
+    for (const both of [
+      { read: "stream", write: "stream" },
+      { read: "whole", write: "stream" },
+    ] as const) {
+      const out = convertStreamed(text, streamJsonHarness, to, both, { read, write });
+      expect({ both, write, text: out.text }).toEqual({ both, write, text: whole.text });
+      expect({ both, write, warnings: out.warnings }).toEqual({
+        both,
+        write,
+        warnings: whole.warnings,
+      });
+    }
   }
 }
 

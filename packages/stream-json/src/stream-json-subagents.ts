@@ -81,10 +81,12 @@ function shape(subagents: readonly Subagent[]): unknown[] {
  * linked to a call, with messages, the first with its call id; and every
  * change reported through `lost` (what is dropped, an id that becomes its
  * call's, title/agentType/model, a nesting that reads back otherwise).
+ * `mainCalls`: the main conversation's call ids (only those among the
+ * subagents' toolUseIds matter, so a stream writer keeps just those).
  */
 export function planSubagents(
   subagents: readonly Subagent[],
-  mainMessages: readonly Message[],
+  mainCalls: ReadonlySet<string>,
   lost: (message: string, path: string) => void,
 ): PlannedSubagent[] {
   const planned: PlannedSubagent[] = [];
@@ -115,7 +117,7 @@ export function planSubagents(
   walk(subagents, "$.subagents");
   const read = nestSubagents(
     planned.map((entry) => ({ key: entry.toolUseId, messages: entry.messages })),
-    callIds(mainMessages),
+    mainCalls,
   );
   if (JSON.stringify(shape(read)) !== JSON.stringify(shape(subagents)))
     lost("the subagents read back nested otherwise", "$.subagents");
