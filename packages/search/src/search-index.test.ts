@@ -172,6 +172,93 @@ describe("SearchIndex", () => {
   });
 });
 
+// Without a filter, search ranks in FTS5 alone, then reads and joins only the best rows and makes
+// their snippets in a temporary table (#bestFirst): the same hits, ranks and snippets as the one
+// query joining every match first, which is kept here as the oracle.
+describe("SearchIndex without filters, ranked before the join", () => {
+  const vocabulary = ["the", "error", "flaky", "upload", "test", "Café", "crème", "timeout"].concat(
+    ["retry", "build", "README.md", "naïve", "ÉRROR", "queue", "lint", "cache"],
+  );
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const text = () => {
+    const words = Array.from({ length: 3 + Math.floor(next() ** 3 * 400) }, () => {
+      return vocabulary[Math.floor(next() * vocabulary.length)] as string;
+    });
+    return words.join(next() < 0.3 ? "\n  " : " ");
+  };
+
+  function oracle(match: string, limit: number) {
+    return async () => {
+      const Sqlite = (await import("better-sqlite3")).default;
+      const db = new Sqlite(file, { readonly: true });
+      try {
+        const rows = db
+          .prepare(
+            `SELECT s.harness, s.id, s.title, s.cwd, s.updated_at AS updatedAt, s.path, m.ordinal,
+                    m.role, snippet(messages, 0, '«', '»', '…', 16) AS snippet,
+                    bm25(messages) AS rank
+             FROM messages m JOIN sessions s ON s.key = m.key
+             WHERE messages MATCH ? ORDER BY rank LIMIT ?`,
+          )
+          .all(match, limit) as { id: string; ordinal: number; snippet: string; rank: number }[];
+        return rows.map((row) => ({
+          ...row,
+          ordinal: Number(row.ordinal),
+          snippet: row.snippet.replace(/\s+/g, " "),
+        }));
+      } finally {
+        db.close();
+      }
+    };
+  }
+  const order = (hits: { rank: number; id: string; ordinal: number }[]) =>
+    [...hits].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id) || a.ordinal - b.ordinal);
+
+  it("gives the hits, ranks and snippets of one query joining every match", async () => {
+    for (let index = 0; index < 40; index += 1)
+      await writeSession(
+        sessions,
+        session(`g${index}`, Array.from({ length: 2 + (index % 5) }, text), { cwd: "/g" }),
+      );
+    const { index } = await SearchIndex.open(file);
+    try {
+      await index.refresh([directorySource("common", sessions)]);
+      const queries: [string, string][] = [
+        ["error", '"error"'],
+        ["the error", '"the" "error"'],
+        ['"the error"', '"the error"'],
+        ["cafe CREME", '"cafe" "CREME"'],
+        ['"café crème timeout"', '"café crème timeout"'],
+        ["readme.md naive", '"readme.md" "naive"'],
+      ];
+      for (const [query, match] of queries) {
+        const all = await oracle(match, 10_000)();
+        expect(all.length, query).toBeGreaterThan(3);
+        const hits = index.search(query, { limit: 10_000 });
+        expect(order(hits), query).toEqual(order(all));
+        // --json prints the fields in this order.
+        expect(Object.keys(hits[0] ?? {})).toEqual(Object.keys(all[0] ?? {}));
+        const top = index.search(query, { limit: 5 });
+        expect(
+          top.map((hit) => hit.rank),
+          query,
+        ).toEqual(all.slice(0, 5).map((hit) => hit.rank));
+        expect(
+          top.every((hit) => hit.snippet.includes("«")),
+          query,
+        ).toBe(true);
+      }
+      expect(index.search("nowhere")).toEqual([]);
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe("SearchIndex.openExisting and unchangedSince (the CLI's fast path)", () => {
   it("opens only an index that exists, and says unchanged only while nothing moved", async () => {
     expect(SearchIndex.openExisting(file)).toBeUndefined();
