@@ -8,9 +8,10 @@
 // for the budget (core's BudgetFit); pass three (silent) keeps what the fit
 // keeps. Only what stays is held, so the copy's memory follows the budget,
 // not the session's size. The notes, the archive and its index are
-// planCopy's (continue-plan.ts), and the fit is fitForTarget's. A range or
-// --redact take the whole path (and past the input limit are refused,
-// saying why).
+// planCopy's (continue-plan.ts), and the fit is fitForTarget's. With
+// --redact one more read first finds the secrets, and every pass reads
+// them replaced (redaction.ts). A range takes the whole path (and past the
+// input limit is refused, saying why).
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
@@ -38,6 +39,7 @@ import { maxInputBytes, tooLarge } from "./limits.js";
 import { onLeg, type ReportSettings } from "./losses.js";
 import { note } from "./output.js";
 import { bigInputStatus } from "./progress.js";
+import { redactedReaderIfAsked } from "./redaction.js";
 import { locate, withFile, withFileEach } from "./report.js";
 import { streamMinBytes } from "./stream-convert.js";
 
@@ -60,12 +62,10 @@ function afterContext(transcript: Transcript, message: Message): Transcript {
   return { ...transcript, messages };
 }
 
-function whyNot(harness: Harness, values: Values, ranged: boolean): string | undefined {
+function whyNot(harness: Harness, ranged: boolean): string | undefined {
   if (harness.readStream === undefined)
     return `${harness.id} is read as one document, not line by line`;
   if (ranged) return "a range is cut from the whole session";
-  if (values.redact === true || values["redact-report"] !== undefined)
-    return "--redact needs the whole session";
   return undefined;
 }
 
@@ -98,13 +98,12 @@ export async function streamedCopy(
   const limit = maxInputBytes(io.env);
   const harness =
     located.forced ?? detectHarness(await readHead(located.path, 65_536), located.shown);
-  const reason = whyNot(harness, values, options.ranged);
+  const reason = whyNot(harness, options.ranged);
   if (reason !== undefined) {
     if (located.size > limit) throw refuse(located, limit, reason);
     return undefined;
   }
   const full = values.full === true;
-  const reader = harness.readStream as NonNullable<Harness["readStream"]>;
   const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
@@ -113,6 +112,14 @@ export async function streamedCopy(
   };
   const { onWarning: _, ...silent } = read;
   bigInputStatus(io, located.shown, located.size);
+  // Secrets go before anything is written (as on the whole path): with
+  // --redact one more read finds them, and every pass reads them replaced.
+  const reader = await redactedReaderIfAsked(io, values, options.settings, {
+    reader: harness.readStream as NonNullable<Harness["readStream"]>,
+    lines,
+    read,
+    file: located.shown,
+  });
   // Pass one, silent: how many messages, and where the last compaction is.
   let count = 0;
   let last = -1;

@@ -3,8 +3,9 @@
 // line by line (readStream) into a target that writes message by message
 // (writeStream), converts without ever being one string or one Transcript,
 // so the input limit does not apply. Anything else (stdin, a whole-document
-// format, a target that needs the whole transcript, --redact, output to
-// stdout) takes the whole path, and past the limit its refusal says why.
+// format, a target that needs the whole transcript, output to stdout) takes
+// the whole path, and past the limit its refusal says why. --redact streams
+// too: one more read finds the secrets (redaction.ts).
 import {
   type CodecOptions,
   commonWriteStream,
@@ -20,7 +21,9 @@ import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, tooLarge } from "./limits.js";
+import type { ReportSettings } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
+import { redactedReaderIfAsked } from "./redaction.js";
 import { withFileEach } from "./report.js";
 
 /** 64 MiB: below it the whole path is as fast and holds little. */
@@ -80,9 +83,6 @@ export async function streamSource(
   const harness = located.forced ?? detectHarness(head, located.shown);
   const reason =
     whyNot(harness, to) ??
-    (values.redact === true || values["redact-report"] !== undefined
-      ? "--redact needs the whole session"
-      : undefined) ??
     (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout");
   if (reason === undefined) return { located, harness, head };
   const limit = maxInputBytes(io.env);
@@ -114,12 +114,16 @@ export function streamedInput(source: StreamSource): Input {
  * target's text comes out in pieces as `slices` is iterated, with the
  * warnings of the whole path.
  */
-export function convertStreamSource(
+export async function convertStreamSource(
   io: Io,
   source: StreamSource,
   to: Harness,
-  options: { dialect?: string | undefined } = {},
-): Converted {
+  options: {
+    dialect?: string | undefined;
+    values: Values;
+    settings: ReportSettings;
+  },
+): Promise<Converted> {
   const { located, harness } = source;
   bigInputStatus(io, located.shown, located.size);
   const read: CodecOptions = {
@@ -136,9 +140,16 @@ export function convertStreamSource(
     }),
   };
   const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
+  // With --redact, one more read finds the secrets first; every read then gives them replaced.
+  const reader = await redactedReaderIfAsked(io, options.values, options.settings, {
+    reader: harness.readStream as NonNullable<Harness["readStream"]>,
+    lines,
+    read,
+    file: located.shown,
+  });
   const converted = streamConvert(
     lines,
-    harness.readStream as NonNullable<Harness["readStream"]>,
+    reader,
     streamWriter(to) as NonNullable<Harness["writeStream"]>,
     {
       read,

@@ -51,6 +51,18 @@ const geminiInputs = [
 
 const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
 
+/** A fake GitHub token (built so no scanner flags this file), planted by withSecrets. */
+const fakeToken = ["gh", "p_"].join("") + "q7Rk2LmZ8vXw4Nc1Jt6Yb9Hs3Df5Ga0Pe2Uo";
+
+/** A copy of a session file with the fake token in every text (and a note of it in the first). */
+async function withSecrets(file: string): Promise<string> {
+  const copy = path.join(home.work, `secret-${path.basename(file)}`);
+  const text = readFileSync(file, "utf8").replaceAll('"text":"', `"text":"${fakeToken} `);
+  expect(text.split(fakeToken).length).toBeGreaterThan(2);
+  await fs.writeFile(copy, text);
+  return copy;
+}
+
 /** One conversion's every output: exit code, stdout (the --json result or nothing), stderr, the file. */
 async function run(input: string, to: string, env: Record<string, string>, extra: string[] = []) {
   const out = path.join(home.work, "out.jsonl");
@@ -170,7 +182,7 @@ describe("convert, streamed", () => {
     const env = { TXCRIPT_MAX_INPUT_BYTES: String(size - 1), ...streamAlways };
     const cases: [string, string[], string][] = [
       ["pi", [], "cannot stream: pi is written from the whole session"],
-      ["codex", ["--redact"], "cannot stream: --redact needs the whole session"],
+      ["pi", ["--redact"], "cannot stream: pi is written from the whole session"],
     ];
     for (const [to, extra, why] of cases) {
       const result = await run(input, to, env, extra);
@@ -188,6 +200,39 @@ describe("convert, streamed", () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("cannot stream: amp is read as one document");
+  });
+
+  it("--redact streams past the input limit: the whole path's output, summary and report, no secret left", async () => {
+    for (const source of [
+      path.join(fixturesRoot, "claude-code/compaction.jsonl"),
+      path.join(fixturesRoot, "codex/compacted.jsonl"),
+    ]) {
+      const input = await withSecrets(source);
+      const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
+      const report = path.join(home.work, "report.json");
+      const redacted = async (env: Record<string, string>, extra: string[]) => {
+        const result = await run(input, "claude_code", env, [
+          "--redact",
+          "--redact-report",
+          "report.json",
+          ...extra,
+        ]);
+        const written = existsSync(report) ? readFileSync(report, "utf8") : undefined;
+        await fs.rm(report, { force: true });
+        return { ...result, report: written };
+      };
+      for (const extra of [[], ["--json"]]) {
+        const whole = await redacted({}, extra);
+        expect(whole.code, whole.stderr).toBe(0);
+        expect(JSON.parse(whole.report as string).total).toBeGreaterThanOrEqual(2);
+        const streamed = await redacted({ ...limited, ...streamAlways }, extra);
+        expect(streamed, `${source} ${extra.join(" ")}`).toEqual(whole);
+        expect(streamed.text).not.toContain(fakeToken);
+      }
+      // Control: the secrets were there to find.
+      const plain = await run(input, "claude_code", { ...limited, ...streamAlways });
+      expect(plain.text).toContain(fakeToken);
+    }
   });
 
   it("a refused input is refused as the whole path refuses it, and nothing is written", async () => {
@@ -290,7 +335,29 @@ describe("continue, streamed", () => {
     expect(failed).toBeGreaterThanOrEqual(1);
   });
 
-  it("past the input limit, streams from the last compaction and with --full; a range and --redact are refused saying why", async () => {
+  it("with --redact (and past the input limit): the whole path's session, archive and report, no secret left", async () => {
+    for (const source of compacted.slice(0, 1).concat(compacted.slice(2))) {
+      const input = await withSecrets(source);
+      const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
+      for (const target of ["codex", "claude_code"])
+        for (const extra of [
+          ["--redact-report", "report.json"],
+          ["--redact", "--full"],
+        ]) {
+          const whole = await continued(input, target, {}, extra);
+          expect(whole.code, `${input} → ${target}: ${whole.stderr}`).toBe(0);
+          const streamed = await continued(input, target, { ...limited, ...streamAlways }, extra);
+          expect(streamed, `${input} → ${target} ${extra.join(" ")}`).toEqual(whole);
+          const files = Object.entries(streamed.files);
+          expect(files.some(([file]) => file.endsWith("report.json"))).toBe(
+            extra[0] !== "--redact",
+          );
+          for (const [file, text] of files) expect(text, file).not.toContain(fakeToken);
+        }
+    }
+  });
+
+  it("past the input limit, streams from the last compaction and with --full; a range is refused saying why", async () => {
     const input = compacted[2] as string;
     const size = readFileSync(input).length;
     const env = { ...streamAlways, TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
@@ -305,13 +372,6 @@ describe("continue, streamed", () => {
       );
       expect(archive, args.join(" ")).toBe(args.length !== 1 || args[0] !== "--full");
     }
-    const redacted = await txcript(
-      home,
-      ["continue", input, "--with", "claude_code", "--no-resume", "--redact"],
-      { env },
-    );
-    expect(redacted.code).toBe(1);
-    expect(redacted.stderr).toContain("cannot stream: --redact needs the whole session");
     // Control: below the stream threshold the whole path runs, and the limit refuses --full.
     const whole = await txcript(
       home,

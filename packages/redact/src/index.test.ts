@@ -3,6 +3,7 @@ import * as redact from "./index.js";
 
 it("exports exactly the public API", () => {
   expect(Object.keys(redact).sort()).toEqual([
+    "planPartsRedaction",
     "redactTranscript",
     "redactionMarker",
     "secretlintRuleIds",

@@ -4,6 +4,7 @@
 // replaced by `[redacted: <kind>]` and counted in a JSON-serializable report.
 
 export { secretlintRuleIds } from "./redact-rules.js";
+export { type PartsRedaction, planPartsRedaction } from "./redact-stream.js";
 export { summarizeReport } from "./redact-summary.js";
 export type {
   RedactionField,

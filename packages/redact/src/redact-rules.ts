@@ -86,37 +86,67 @@ async function lintChunk(content: string) {
  * finding that crosses from one string into the next is cut at the boundary
  * and kept in each part, so a secret split across strings still goes.
  */
-export async function scanWithSecretlint(texts: readonly string[]): Promise<Finding[][]> {
-  const found: Finding[][] = texts.map(() => []);
-  let first = 0;
-  while (first < texts.length) {
-    // One chunk: texts[first..last), starts[i] the offset of texts[first + i].
-    const starts: number[] = [];
-    let length = 0;
-    let last = first;
-    while (last < texts.length && (last === first || length < chunkChars)) {
-      starts.push(length);
-      length += (texts[last] as string).length + separator.length;
-      last += 1;
-    }
-    const content = texts.slice(first, last).join(separator);
-    for (const message of await lintChunk(content)) {
-      const [from, to] = message.range;
-      const kind = kindOf(message.ruleId, message.messageId ?? "");
-      let index = lastAtOrBefore(starts, from);
-      for (; index < starts.length && (starts[index] as number) < to; index += 1) {
-        const base = starts[index] as number;
-        const text = texts[first + index] as string;
-        const start = Math.max(from, base) - base;
-        const end = Math.min(to, base + text.length) - base;
-        if (start >= end) continue;
-        const [narrowStart, narrowEnd] = narrow(text, start, end, message.messageId ?? "");
-        found[first + index]?.push({ start: narrowStart, end: narrowEnd, kind });
-      }
-    }
-    first = last;
+export async function scanWithSecretlint(
+  texts: readonly string[],
+  chunk: number = chunkChars,
+): Promise<Finding[][]> {
+  const found: Finding[][] = [];
+  const scanner = secretlintScanner((findings) => found.push(findings), chunk);
+  for (const text of texts) {
+    scanner.add(text);
+    if (scanner.full()) await scanner.flush();
   }
+  await scanner.flush();
   return found;
+}
+
+/**
+ * The scan of scanWithSecretlint, fed one string at a time: `add` a string,
+ * `flush` once `full` (and at the end); `found` gets each string's findings
+ * in order as its chunk is linted. The chunks are the whole scan's, so the
+ * findings are too, and at most one chunk of text is held.
+ */
+export function secretlintScanner(
+  found: (findings: Finding[]) => void,
+  chunk: number = chunkChars,
+) {
+  let texts: string[] = [];
+  // starts[i]: the offset of texts[i] in the chunk.
+  let starts: number[] = [];
+  let length = 0;
+  return {
+    add(text: string): void {
+      starts.push(length);
+      texts.push(text);
+      length += text.length + separator.length;
+    },
+    /** Whether the chunk is as long as a chunk gets (then flush before adding more). */
+    full: (): boolean => length >= chunk,
+    async flush(): Promise<void> {
+      if (texts.length === 0) return;
+      const chunkTexts = texts;
+      const chunkStarts = starts;
+      texts = [];
+      starts = [];
+      length = 0;
+      const results: Finding[][] = chunkTexts.map(() => []);
+      for (const message of await lintChunk(chunkTexts.join(separator))) {
+        const [from, to] = message.range;
+        const kind = kindOf(message.ruleId, message.messageId ?? "");
+        let index = lastAtOrBefore(chunkStarts, from);
+        for (; index < chunkStarts.length && (chunkStarts[index] as number) < to; index += 1) {
+          const base = chunkStarts[index] as number;
+          const text = chunkTexts[index] as string;
+          const start = Math.max(from, base) - base;
+          const end = Math.min(to, base + text.length) - base;
+          if (start >= end) continue;
+          const [narrowStart, narrowEnd] = narrow(text, start, end, message.messageId ?? "");
+          results[index]?.push({ start: narrowStart, end: narrowEnd, kind });
+        }
+      }
+      for (const findings of results) found(findings);
+    },
+  };
 }
 
 function lastAtOrBefore(sorted: readonly number[], value: number): number {

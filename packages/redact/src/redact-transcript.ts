@@ -5,7 +5,7 @@
 // tool_use ids, timestamps, keys and the shape of every value are never touched.
 import type { Block, Json, Message, Subagent, Transcript } from "@txcript/core";
 import { isSecretName, looksSecret, scanPositions } from "./redact-positions.js";
-import { type Finding, scanWithSecretlint } from "./redact-rules.js";
+import { type Finding, secretlintScanner } from "./redact-rules.js";
 
 /** Which part of a message a secret was found in. */
 export type RedactionField =
@@ -43,6 +43,8 @@ export interface RedactOptions {
    * keys and variables, Authorization headers) and JSON Web Tokens. Default true.
    */
   positions?: boolean;
+  /** @internal Characters per secretlint call (tests make it small to cross chunk boundaries). */
+  chunkChars?: number;
 }
 
 export interface RedactResult {
@@ -55,14 +57,14 @@ export function redactionMarker(kind: string): string {
   return `[redacted: ${kind}]`;
 }
 
-interface Place {
+export interface Place {
   field: RedactionField;
   message?: number;
   subagent?: string;
   subagentMessage?: number;
 }
 
-interface Slot {
+export interface Slot {
   text: string;
   set: (value: string) => void;
   place: Place;
@@ -80,12 +82,27 @@ export async function redactTranscript(
   options: RedactOptions = {},
 ): Promise<RedactResult> {
   const copy = structuredClone(transcript);
-  const slots = collectSlots(copy, options.positions ?? true);
-  const ruleFindings = await scanWithSecretlint(slots.map((slot) => slot.text));
+  const redactor = slotRedactor(options);
+  for (const slot of collectSlots(copy, options.positions ?? true)) await redactor.add(slot);
+  await redactor.end();
+  return { transcript: copy, report: redactor.report() };
+}
+
+/**
+ * Slots redacted in the order they are added: each chunk of text is scanned
+ * once it is full (and at the end), then each of its slots gets its
+ * findings (secretlint's, and the position checks'), is set to its redacted
+ * text, counted, and `done` is told the merged findings. The whole and the
+ * streaming redaction both run on it, so they find and count alike.
+ */
+export function slotRedactor(options: RedactOptions) {
+  const positions = options.positions ?? true;
   const tally = new Map<string, RedactionLocation>();
-  slots.forEach((slot, index) => {
-    const findings = ruleFindings[index] as Finding[];
-    if (options.positions ?? true) {
+  let pending: { slot: Slot; done: ((merged: Finding[]) => void) | undefined }[] = [];
+  let next = 0;
+  const scanner = secretlintScanner((findings) => {
+    const { slot, done } = pending[next++] as (typeof pending)[number];
+    if (positions) {
       findings.push(...scanPositions(slot.text));
       if (slot.whole) findings.push({ start: 0, end: slot.text.length, kind: "secret-value" });
     }
@@ -93,43 +110,80 @@ export async function redactTranscript(
     const merged = mergeFindings(findings);
     slot.set(applyFindings(slot.text, merged));
     for (const finding of merged) count(tally, finding.kind, slot.place);
-  });
-  return { transcript: copy, report: reportOf([...tally.values()]) };
+    done?.(merged);
+  }, options.chunkChars);
+  const flush = async () => {
+    await scanner.flush();
+    pending = [];
+    next = 0;
+  };
+  return {
+    async add(slot: Slot, done?: (merged: Finding[]) => void): Promise<void> {
+      pending.push({ slot, done });
+      scanner.add(slot.text);
+      if (scanner.full()) await flush();
+    },
+    end: flush,
+    report: (): RedactionReport => reportOf([...tally.values()]),
+  };
 }
 
-function collectSlots(transcript: Transcript, positions: boolean): Slot[] {
+/** The slots of a session's title (none when it has none). */
+export function titleSlots(meta: Transcript["meta"]): Slot[] {
+  return meta.title === undefined
+    ? []
+    : [{ text: meta.title, set: (value) => (meta.title = value), place: { field: "title" } }];
+}
+
+/** The slots of main message `ordinal` (1-based), noting its calls' ordinals for the subagents. */
+export function messageSlots(
+  message: Message,
+  ordinal: number,
+  callOrdinals: Map<string, number>,
+  positions: boolean,
+): Slot[] {
   const slots: Slot[] = [];
-  const { meta } = transcript;
-  if (meta.title !== undefined)
+  for (const block of message.content)
+    if (block.type === "tool_use") callOrdinals.set(block.id, ordinal);
+  collectMessage(slots, message, { field: "text", message: ordinal }, positions);
+  return slots;
+}
+
+/** The slots of a subagent and its nested ones, placed at the message of their spawning call. */
+export function subagentSlots(
+  subagent: Subagent,
+  callOrdinals: ReadonlyMap<string, number>,
+  positions: boolean,
+  parentOrdinal?: number,
+): Slot[] {
+  const slots: Slot[] = [];
+  const ordinal =
+    (subagent.toolUseId === undefined ? undefined : callOrdinals.get(subagent.toolUseId)) ??
+    parentOrdinal;
+  const base: Place = { field: "text", subagent: subagent.id };
+  if (ordinal !== undefined) base.message = ordinal;
+  if (subagent.title !== undefined)
     slots.push({
-      text: meta.title,
-      set: (value) => (meta.title = value),
-      place: { field: "title" },
+      text: subagent.title,
+      set: (value) => (subagent.title = value),
+      place: { ...base, field: "title" },
     });
+  subagent.messages.forEach((message, index) => {
+    collectMessage(slots, message, { ...base, subagentMessage: index + 1 }, positions);
+  });
+  for (const nested of subagent.subagents ?? [])
+    slots.push(...subagentSlots(nested, callOrdinals, positions, ordinal));
+  return slots;
+}
+
+function collectSlots(transcript: Transcript, positions = true): Slot[] {
+  const slots = titleSlots(transcript.meta);
   const callOrdinals = new Map<string, number>();
   transcript.messages.forEach((message, index) => {
-    for (const block of message.content)
-      if (block.type === "tool_use") callOrdinals.set(block.id, index + 1);
-    collectMessage(slots, message, { field: "text", message: index + 1 }, positions);
+    slots.push(...messageSlots(message, index + 1, callOrdinals, positions));
   });
-  const collectSubagent = (subagent: Subagent, parentOrdinal: number | undefined) => {
-    const ordinal =
-      (subagent.toolUseId === undefined ? undefined : callOrdinals.get(subagent.toolUseId)) ??
-      parentOrdinal;
-    const base: Place = { field: "text", subagent: subagent.id };
-    if (ordinal !== undefined) base.message = ordinal;
-    if (subagent.title !== undefined)
-      slots.push({
-        text: subagent.title,
-        set: (value) => (subagent.title = value),
-        place: { ...base, field: "title" },
-      });
-    subagent.messages.forEach((message, index) => {
-      collectMessage(slots, message, { ...base, subagentMessage: index + 1 }, positions);
-    });
-    for (const nested of subagent.subagents ?? []) collectSubagent(nested, ordinal);
-  };
-  for (const subagent of transcript.subagents ?? []) collectSubagent(subagent, undefined);
+  for (const subagent of transcript.subagents ?? [])
+    slots.push(...subagentSlots(subagent, callOrdinals, positions));
   return slots;
 }
 
@@ -231,7 +285,7 @@ export function mergeFindings(findings: Finding[]): Finding[] {
   return merged;
 }
 
-function applyFindings(text: string, merged: readonly Finding[]): string {
+export function applyFindings(text: string, merged: readonly Finding[]): string {
   let out = "";
   let at = 0;
   for (const finding of merged) {

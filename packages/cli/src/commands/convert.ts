@@ -69,7 +69,7 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const input = streamed ? streamedInput(streamed) : await readLocated(located, io);
   const inputFacts = inputJson(input, input.discovered?.id);
   const converted = streamed
-    ? convertStreamSource(io, streamed, to, { dialect })
+    ? await convertStreamSource(io, streamed, to, { dialect, values, settings })
     : await convertSource(input, to, {
         dialect,
         lineByLine: toFile,
@@ -185,7 +185,11 @@ async function convertDirectory(
         true,
       );
       const converted = streamed
-        ? convertStreamSource(io, streamed, to, { dialect: options.dialect })
+        ? await convertStreamSource(io, streamed, to, {
+            dialect: options.dialect,
+            values: options.values,
+            settings,
+          })
         : await convertSource(await readSessionFile(file, relative, forced, limit), to, {
             dialect: options.dialect,
             lineByLine: true,
