@@ -75,7 +75,6 @@ export async function streamSource(
   located: Located,
   io: Io,
   to: Harness,
-  values: Values,
   toFile: boolean,
 ): Promise<StreamSource | undefined> {
   if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;

@@ -65,7 +65,7 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const toFile = output !== undefined && output !== "-";
   const located = await locateInput(ref, io, from);
   // A long session file streams when both sides can (stream-convert.ts); else it is read whole.
-  const streamed = await streamSource(located, io, to, values, toFile);
+  const streamed = await streamSource(located, io, to, toFile);
   const input = streamed ? streamedInput(streamed) : await readLocated(located, io);
   const inputFacts = inputJson(input, input.discovered?.id);
   const converted = streamed
@@ -181,7 +181,6 @@ async function convertDirectory(
         { kind: "file", forced, path: file, shown: relative, size: stat.size, mtime: stat.mtime },
         io,
         to,
-        options.values,
         true,
       );
       const converted = streamed
