@@ -163,6 +163,39 @@ describe("SearchIndex", () => {
     expect((await search("bulk")).length).toBe(20);
   });
 
+  it("loads the addon from its own file, without the `bindings` lookup", async () => {
+    // A fresh process: this one's module cache may hold bindings from another test's open.
+    const script = [
+      'import { createRequire } from "node:module";',
+      'import { SearchIndex } from "./search-index.ts";',
+      `const { index } = await SearchIndex.open(${JSON.stringify(file)});`,
+      'index.search("flaky");',
+      "index.close();",
+      "const loaded = Object.keys(createRequire(import.meta.url).cache);",
+      'console.log(JSON.stringify(loaded.map((key) => key.split("node_modules/").at(-1))));',
+    ].join("\n");
+    const loaded = await new Promise<string[]>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script],
+        { cwd: path.dirname(fileURLToPath(import.meta.url)), stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+      });
+      child.on("exit", (code) =>
+        code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(err)),
+      );
+    });
+    expect(loaded).toContain("better-sqlite3/build/Release/better_sqlite3.node");
+    expect(loaded.filter((key) => key.startsWith("bindings/"))).toEqual([]);
+  });
+
   it("lives under the XDG cache directory", () => {
     expect(defaultIndexFile({ XDG_CACHE_HOME: "/c", HOME: "/h" })).toBe("/c/txcript/search.sqlite");
     expect(defaultIndexFile({ HOME: "/h" })).toBe("/h/.cache/txcript/search.sqlite");
