@@ -23,8 +23,16 @@ export interface Snapshot {
   files: [string, number, number][];
 }
 
-/** What changed since a snapshot: nothing, only these files in place, or more (discover again). */
-export type Difference = { kind: "none" } | { kind: "files"; files: string[] } | { kind: "more" };
+/**
+ * What changed since a snapshot: nothing, only these files in place, or more (discover again).
+ * With files, `snapshot` is the one compared with those files' entries as they were statted: what
+ * a refresh that reads them then saves (the stats taken before the reads, so a file written after
+ * its stat differs next time; every other entry was found as recorded), without a second walk.
+ */
+export type Difference =
+  | { kind: "none" }
+  | { kind: "files"; files: string[]; snapshot: Snapshot }
+  | { kind: "more" };
 
 /** Entries beyond which a root is not snapshotted (it is discovered every time instead). */
 export const maxSnapshotEntries = 50_000;
@@ -93,6 +101,7 @@ export function compareSnapshot(snapshot: Snapshot): Difference {
     if ((statOf(entry[0])?.mtimeMs ?? -1) !== entry[1]) return { kind: "more" };
   }
   let files: string[] | undefined;
+  let now: [string, number, number][] | undefined;
   const entries = snapshot.files;
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i] as [string, number, number];
@@ -101,8 +110,46 @@ export function compareSnapshot(snapshot: Snapshot): Difference {
       if (entry[1] !== -1) return { kind: "more" };
     } else if (stat.size !== entry[1] || stat.mtimeMs !== entry[2]) {
       files ??= [];
+      now ??= entries.slice();
       files.push(entry[0]);
+      now[i] = [entry[0], stat.size, stat.mtimeMs];
     }
   }
-  return files === undefined ? { kind: "none" } : { kind: "files", files };
+  return files === undefined || now === undefined
+    ? { kind: "none" }
+    : { kind: "files", files, snapshot: { ...snapshot, files: now } };
+}
+
+/**
+ * Comparisons made moments ago in this process (the CLI's search fast path compares every
+ * store before it falls back to the full command, which refreshes): a refresh right after takes
+ * them instead of making every stat again. One use each, within `recallWithinMs`, and only for
+ * the very snapshot compared (the same saved text: another process that refreshed in between
+ * saved another). Taking one is answering as of that comparison: a change made after it is a
+ * change made after the refresh, found by the next one (what is saved is what was statted then).
+ */
+const recent = new Map<string, { data: string; difference: Difference; at: number }>();
+const recallWithinMs = 2_000;
+
+export function rememberDifference(
+  index: string,
+  harness: string,
+  data: string,
+  difference: Difference,
+): void {
+  recent.set(`${index}\u0000${harness}`, { data, difference, at: performance.now() });
+}
+
+export function recallDifference(
+  index: string,
+  harness: string,
+  data: string,
+): Difference | undefined {
+  const key = `${index}\u0000${harness}`;
+  const entry = recent.get(key);
+  if (entry === undefined) return undefined;
+  recent.delete(key);
+  return entry.data === data && performance.now() - entry.at <= recallWithinMs
+    ? entry.difference
+    : undefined;
 }

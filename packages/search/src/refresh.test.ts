@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { commonCodec, type Discovered, type Store } from "@txcript/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type IndexSource, SearchIndex } from "./search-index.js";
-import { DirectoryStore, session, writeSession } from "./test-support/sources.js";
+import { DirectoryStore, directorySource, session, writeSession } from "./test-support/sources.js";
 
 let root: string;
 let file: string;
@@ -192,5 +192,63 @@ describe("refresh", () => {
       stats: { sessions: 450, indexed: 1, removed: 0, failed: [] },
       zeta: 448,
     });
+  });
+
+  // The CLI's search fast path compares every store (unchangedSince) before it falls back to the
+  // full command, whose refresh then takes those comparisons (freshness.ts, recallDifference).
+  it("saves a file written after the fast path compared as unread, so the next refresh reads it", async () => {
+    const { source, counts } = counted();
+    const stores = [{ harness: "common", root: sessions }];
+    await withIndex((index) => index.refresh([source]));
+    await writeSession(sessions, session("s1", ["alpha one", "kappa first"]));
+    const first = await withIndex(async (index) => {
+      const unchanged = index.unchangedSince(stores);
+      // Written after that comparison (which named s1 only), before the refresh.
+      await writeSession(sessions, session("s2", ["beta one", "lambda second"]));
+      return {
+        unchanged,
+        indexed: (await index.refresh([source])).indexed,
+        kappa: index.search("kappa").map((hit) => hit.id),
+      };
+    });
+    expect(first).toEqual({ unchanged: false, indexed: 1, kappa: ["s1"] });
+    const second = await withIndex(async (index) => ({
+      unchanged: index.unchangedSince(stores),
+      indexed: (await index.refresh([source])).indexed,
+      lambda: index.search("lambda").map((hit) => hit.id),
+    }));
+    expect(second).toEqual({ unchanged: false, indexed: 1, lambda: ["s2"] });
+    expect(await withIndex(async (index) => index.unchangedSince(stores))).toBe(true);
+    expect(counts.discover).toBe(1);
+  });
+
+  it("takes the fast path's comparison of a store it found unchanged, once", async () => {
+    const { source, counts } = counted();
+    const others = path.join(root, "others");
+    await writeSession(others, session("o1", ["omicron one"]));
+    const other = directorySource("other", others);
+    const stores = [
+      { harness: "common", root: sessions },
+      { harness: "other", root: others },
+    ];
+    await withIndex((index) => index.refresh([source, other]));
+    await writeSession(sessions, session("s1", ["alpha one", "kappa first"]));
+    const first = await withIndex(async (index) => {
+      const unchanged = index.unchangedSince(stores);
+      // After the comparison: this refresh answers as of it; the next one reads it.
+      await writeSession(others, session("o1", ["omicron one", "sigma late"]));
+      return {
+        unchanged,
+        indexed: (await index.refresh([source, other])).indexed,
+        sigma: index.search("sigma").length,
+      };
+    });
+    expect(first).toEqual({ unchanged: false, indexed: 1, sigma: 0 });
+    const second = await withIndex(async (index) => ({
+      indexed: (await index.refresh([source, other])).indexed,
+      sigma: index.search("sigma").map((hit) => hit.id),
+    }));
+    expect(second).toEqual({ indexed: 1, sigma: ["o1"] });
+    expect(counts.discover).toBe(1);
   });
 });

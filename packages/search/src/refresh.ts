@@ -21,7 +21,7 @@
 import { promises as fs } from "node:fs";
 import type { Discovered } from "@txcript/core";
 import { loadDirect } from "./direct-load.js";
-import { compareSnapshot, type Snapshot, takeSnapshot } from "./freshness.js";
+import { compareSnapshot, recallDifference, type Snapshot, takeSnapshot } from "./freshness.js";
 import type { IndexSource, RefreshProgress, RefreshStats } from "./search-index.js";
 import { type IndexedMessage, sessionTexts } from "./session-text.js";
 
@@ -166,10 +166,13 @@ export async function refreshIndex(
     const own = rowsOf.get(source.harness) ?? [];
     const saved = snapshotOf.get(source.harness) as { data: string } | undefined;
     const prior = saved === undefined ? undefined : (JSON.parse(saved.data) as Snapshot);
+    // A comparison the search fast path made of this very snapshot moments ago stands for one now.
+    const recalled =
+      saved === undefined ? undefined : recallDifference(db.name, source.harness, saved.data);
     const difference =
       prior === undefined || prior.root !== source.store.root
         ? ({ kind: "more" } as const)
-        : compareSnapshot(prior);
+        : (recalled ?? compareSnapshot(prior));
     const expected = new Map(own.map((row) => [row.key, row.fingerprint]));
     if (difference.kind === "none" && prior !== undefined) {
       for (const row of own) present.add(row.key);
@@ -178,10 +181,10 @@ export async function refreshIndex(
       continue;
     }
     if (difference.kind === "files" && prior !== undefined) {
-      // The snapshot's stats are taken before the files are read again.
-      const next = takeSnapshot(source.store.root);
+      // Saved as the comparison statted them, before the files are read again (freshness.ts).
+      const next = difference.snapshot;
       const changed = await reread(source, own, difference.files);
-      if (changed !== undefined && next !== undefined) {
+      if (changed !== undefined) {
         for (const row of own) present.add(row.key);
         sessionCount += own.length;
         for (const entry of changed) {

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
-import { compareSnapshot, type Snapshot } from "./freshness.js";
+import { compareSnapshot, rememberDifference, type Snapshot } from "./freshness.js";
 import { parseQuery } from "./query.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
@@ -216,13 +216,20 @@ export class SearchIndex {
       harness: string;
     }[];
     if (indexed.some((row) => !wanted.has(row.harness))) return false;
+    if (stores.some((store) => !byHarness.has(store.harness))) return false;
+    // Every store is compared, and each comparison kept for a refresh right after in this process
+    // (freshness.ts, rememberDifference): when one changed, the full command's refresh then makes
+    // no stat again for the others.
+    let unchanged = true;
     for (const store of stores) {
-      const data = byHarness.get(store.harness);
-      if (data === undefined) return false;
+      const data = byHarness.get(store.harness) as string;
       const snapshot = JSON.parse(data) as Snapshot;
-      if (snapshot.root !== store.root || compareSnapshot(snapshot).kind !== "none") return false;
+      if (snapshot.root !== store.root) return false;
+      const difference = compareSnapshot(snapshot);
+      rememberDifference(this.file, store.harness, data, difference);
+      if (difference.kind !== "none") unchanged = false;
     }
-    return true;
+    return unchanged;
   }
 
   /** Delete an index and its WAL files. */
