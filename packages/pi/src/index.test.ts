@@ -16,6 +16,7 @@ describe("@txcript/pi public API", () => {
       "piNamespace",
       "piProgramCheck",
       "piProject",
+      "piReadStream",
       "piResumeCommand",
       "piSessionFileName",
       "piSessionId",

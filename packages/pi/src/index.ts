@@ -20,6 +20,7 @@ export { piProject } from "./pi-project.js";
 export type { PiLine, PiSession } from "./pi-schema.js";
 export type { PiSaveOptions, PiStoreOptions } from "./pi-store.js";
 export { PiStore } from "./pi-store.js";
+export { piReadStream } from "./pi-stream.js";
 export type { PiReadOptions } from "./pi-to-common.js";
 export { commonToolToPi, piToolToCommon } from "./pi-tools.js";
 export { piProgramCheck } from "./pi-verify.js";

@@ -1,7 +1,8 @@
 // pi as a harness: the tree JSONL codec, the ~/.pi/agent/sessions store, a
-// writer that streams line by line, and `pi --session <id>` (run in the
-// session's cwd, which must exist: continue writes the target directory),
-// and pi's own offline check of a saved session (pi-verify.ts).
+// reader that streams line by line (pi-stream.ts), a writer that streams
+// line by line, and `pi --session <id>` (run in the session's cwd, which
+// must exist: continue writes the target directory), and pi's own offline
+// check of a saved session (pi-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToPiLines } from "./common-to-pi.js";
 import { piCodec } from "./pi-codec.js";
@@ -9,6 +10,7 @@ import { piResumeCommand } from "./pi-paths.js";
 import { piProject } from "./pi-project.js";
 import type { PiSession } from "./pi-schema.js";
 import { PiStore } from "./pi-store.js";
+import { piReadStream } from "./pi-stream.js";
 import { piProgramCheck } from "./pi-verify.js";
 
 export const piHarness: HarnessDefinition<PiSession> = {
@@ -18,6 +20,7 @@ export const piHarness: HarnessDefinition<PiSession> = {
   codec: piCodec,
   extension: ".jsonl",
   project: (transcript) => piProject(transcript),
+  readStream: piReadStream,
   *serializeChunks(transcript, options) {
     for (const line of commonToPiLines(transcript, options)) yield `${line}\n`;
   },

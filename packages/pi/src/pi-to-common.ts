@@ -42,10 +42,23 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-interface Reader {
+/**
+ * The messages read so far, as the reader sees them: how many, the last one
+ * pushed growing while tool results come, and those from `start` on (a
+ * compaction copies them). An array for the whole read; the streaming reader
+ * (pi-stream.ts) keeps only those not yet handed out or still to be copied.
+ */
+export interface MessageLog {
+  readonly length: number;
+  push(message: Message): unknown;
+  slice(start: number): Message[];
+}
+
+/** The reader's state as it walks the path, entry by entry (readPathEntry). */
+export interface Reader {
   readonly options: ConversionOptions | undefined;
   readonly version: number;
-  readonly messages: Message[];
+  readonly messages: MessageLog;
   /** The message the last entry's tool result went into, while results keep coming. */
   results: Message | undefined;
   clock: string;
@@ -53,11 +66,34 @@ interface Reader {
   /** Whether a model_change entry was on the path (its model, even none, is the session's). */
   modelChanged: boolean;
   lineage: Lineage | undefined;
-  /** Index of the first message each entry read into (for a compaction's kept entries). */
-  readonly starts: Map<JsonObject, number>;
-  /** Every entry by id, and (v1) by position, for firstKeptEntryId / firstKeptEntryIndex. */
-  readonly byId: Map<string, JsonObject>;
-  readonly byIndex: readonly JsonObject[];
+  /**
+   * Where the messages kept by a compaction (firstKeptEntryId, else
+   * firstKeptEntryIndex) start: the first message its kept entry read into,
+   * if that entry is on the path and was read before it.
+   */
+  readonly keptStart: (compaction: JsonObject) => number | undefined;
+}
+
+/** A reader at the start of a path. */
+export function newReader(
+  options: ConversionOptions | undefined,
+  version: number,
+  header: JsonObject | undefined,
+  messages: MessageLog,
+  keptStart: Reader["keptStart"],
+): Reader {
+  const headerTime = header === undefined ? undefined : isoTimestamp(ownValue(header, "timestamp"));
+  return {
+    options,
+    version,
+    messages,
+    results: undefined,
+    clock: headerTime ?? epoch,
+    firstModel: undefined,
+    modelChanged: false,
+    lineage: undefined,
+    keptStart,
+  };
 }
 
 function push(reader: Reader, message: Message): void {
@@ -240,15 +276,7 @@ function readEntry(reader: Reader, entry: JsonObject): void {
         ownValue(entry, "fromHook") === true,
       );
       // What pi sends in place of the history: the summary, then the entries kept from firstKeptEntryId on.
-      const keptId = stringAt(entry, "firstKeptEntryId");
-      const keptIndex = countAt(entry, "firstKeptEntryIndex");
-      const kept =
-        keptId !== undefined
-          ? reader.byId.get(keptId)
-          : keptIndex !== undefined
-            ? reader.byIndex[keptIndex]
-            : undefined;
-      const start = kept === undefined ? undefined : reader.starts.get(kept);
+      const start = reader.keptStart(entry);
       if (start !== undefined && start < reader.messages.length)
         (message.content[0] as CompactionBlock).history = structuredClone(
           reader.messages.slice(start),
@@ -287,68 +315,130 @@ function isToolResult(entry: JsonObject): boolean {
   return message !== undefined && stringAt(message, "role") === "toolResult";
 }
 
-export function piToCommon(session: PiSession, options?: PiReadOptions): Transcript {
-  const tree = selectPath(session);
-  const { header } = tree;
+/**
+ * Read one entry of the path; returns the index of the first message it
+ * read into (a tool result that joined the open results message starts in
+ * it), where a later compaction keeping this entry starts its history.
+ */
+export function readPathEntry(reader: Reader, entry: JsonObject): number {
+  const before = reader.messages.length;
+  const merging = reader.results;
+  readEntry(reader, entry);
+  const joined =
+    reader.messages.length === before && merging !== undefined && reader.results === merging;
+  return joined && isToolResult(entry) ? before - 1 : before;
+}
+
+/** Where a compaction's kept entries are named: firstKeptEntryId, else firstKeptEntryIndex. */
+export function keptReference(
+  compaction: JsonObject,
+): { id: string } | { index: number } | undefined {
+  const id = stringAt(compaction, "firstKeptEntryId");
+  if (id !== undefined) return { id };
+  const index = countAt(compaction, "firstKeptEntryIndex");
+  return index === undefined ? undefined : { index };
+}
+
+/** The read's warnings about the header and the abandoned branches, before any entry's. */
+export function headerWarnings(
+  header: JsonObject | undefined,
+  abandonedCount: number,
+  options: ConversionOptions | undefined,
+): void {
   if (header === undefined)
     warn(options, piLoss.notASession, "the first line is not a session header");
   else if (headerExtras.some((key) => ownValue(header, key) !== undefined))
     warn(options, piLoss.headerFields, "header fields Common has no place for");
-  if (tree.abandonedCount > 0)
+  if (abandonedCount > 0)
     warn(
       options,
       piLoss.branch,
       "left out entries of abandoned branches",
       undefined,
-      tree.abandonedCount,
+      abandonedCount,
     );
+}
 
+/** What the meta takes from the path, beside the header and the title. */
+export interface PathFacts {
+  /** The first message's timestamp (the session's, when the header has none). */
+  firstTimestamp: string | undefined;
+  /** Whether a model_change is on the path; then its model (even none) is the session's. */
+  modelChanged: boolean;
+  /** The first model_change's model on the path, else the first assistant message's model. */
+  model: string | undefined;
+  lineage: Lineage | undefined;
+}
+
+/** The transcript's meta: the header's id, time, cwd and model, the title, and the path's facts. */
+export function piMeta(
+  header: JsonObject | undefined,
+  title: string | undefined,
+  facts: PathFacts,
+): Meta {
   const headerTime = header === undefined ? undefined : isoTimestamp(ownValue(header, "timestamp"));
-  const reader: Reader = {
-    options,
-    version: tree.version,
-    messages: [],
-    results: undefined,
-    clock: headerTime ?? epoch,
-    firstModel: undefined,
-    modelChanged: false,
-    lineage: undefined,
-    starts: new Map(),
-    byId: new Map(),
-    byIndex: header === undefined ? tree.entries : [header, ...tree.entries],
-  };
-  for (const entry of tree.path) {
-    const id = stringAt(entry, "id");
-    if (id !== undefined) reader.byId.set(id, entry);
-  }
-  for (const entry of tree.path) {
-    const before = reader.messages.length;
-    const merging = reader.results;
-    readEntry(reader, entry);
-    // A tool result that joined the open results message starts in it.
-    const joined =
-      reader.messages.length === before && merging !== undefined && reader.results === merging;
-    reader.starts.set(entry, joined && isToolResult(entry) ? before - 1 : before);
-  }
-
   const id = header === undefined ? undefined : nonEmpty(stringAt(header, "id"));
   const meta: Meta = {
     id: id ?? "unknown-session",
-    timestamp: headerTime ?? reader.messages[0]?.timestamp ?? epoch,
+    timestamp: headerTime ?? facts.firstTimestamp ?? epoch,
   };
   const cwd = header === undefined ? undefined : stringAt(header, "cwd");
   if (cwd !== undefined) meta.cwd = cwd;
-  const title = readTitle(tree.entries);
   if (title !== undefined) meta.title = title;
-  const headerModel = header === undefined ? undefined : nonEmpty(stringAt(header, "modelId"));
-  const model =
-    headerModel ??
-    (reader.modelChanged
-      ? reader.firstModel
-      : reader.messages.find(
-          (message) => message.role === "assistant" && message.model !== undefined,
-        )?.model);
+  const headerModel = header === undefined ? undefined : headerModelOf(header);
+  const model = headerModel ?? facts.model;
   if (model !== undefined) meta.model = model;
-  if (reader.lineage !== undefined) meta.lineage = reader.lineage;
-  return { meta, messages: reader.messages };
+  if (facts.lineage !== undefined) meta.lineage = facts.lineage;
+  return meta;
+}
+
+/** The header's model, when it names one (then the path's does not count). */
+export function headerModelOf(header: JsonObject): string | undefined {
+  return nonEmpty(stringAt(header, "modelId"));
+}
+
+/** The model an assistant message entry names, if any (what its Common message's model is). */
+export function assistantModelOf(entry: JsonObject): string | undefined {
+  if (stringAt(entry, "type") !== "message") return undefined;
+  const message = objectAt(entry, "message");
+  return message !== undefined && stringAt(message, "role") === "assistant"
+    ? nonEmpty(stringAt(message, "model"))
+    : undefined;
+}
+
+export function piToCommon(session: PiSession, options?: PiReadOptions): Transcript {
+  const tree = selectPath(session);
+  const { header } = tree;
+  headerWarnings(header, tree.abandonedCount, options);
+  // Every entry of the path by id (a repeated id names its last), and (v1) by position.
+  const byId = new Map<string, JsonObject>();
+  for (const entry of tree.path) {
+    const id = stringAt(entry, "id");
+    if (id !== undefined) byId.set(id, entry);
+  }
+  const byIndex = header === undefined ? tree.entries : [header, ...tree.entries];
+  const starts = new Map<JsonObject, number>();
+  const keptStart = (compaction: JsonObject): number | undefined => {
+    const reference = keptReference(compaction);
+    const kept =
+      reference === undefined
+        ? undefined
+        : "id" in reference
+          ? byId.get(reference.id)
+          : byIndex[reference.index];
+    return kept === undefined ? undefined : starts.get(kept);
+  };
+  const messages: Message[] = [];
+  const reader = newReader(options, tree.version, header, messages, keptStart);
+  for (const entry of tree.path) starts.set(entry, readPathEntry(reader, entry));
+  const meta = piMeta(header, readTitle(tree.entries), {
+    firstTimestamp: messages[0]?.timestamp,
+    modelChanged: reader.modelChanged,
+    model: reader.modelChanged
+      ? reader.firstModel
+      : messages.find((message) => message.role === "assistant" && message.model !== undefined)
+          ?.model,
+    lineage: reader.lineage,
+  });
+  return { meta, messages };
 }

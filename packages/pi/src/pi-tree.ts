@@ -8,7 +8,12 @@ import type { PiSession } from "./pi-schema.js";
 import { isHeader, stringAt, versionOf } from "./pi-schema.js";
 
 /** Entry types whose content reaches the model (pi's buildSessionContext). */
-const conversationTypes = new Set(["message", "custom_message", "branch_summary", "compaction"]);
+export const conversationTypes = new Set([
+  "message",
+  "custom_message",
+  "branch_summary",
+  "compaction",
+]);
 
 export interface PiPath {
   /** Line 1 when it is a session header pi accepts. */
@@ -22,6 +27,47 @@ export interface PiPath {
   abandonedCount: number;
 }
 
+/** The parentId an entry names, when it names one (a non-empty string). */
+export function parentIdOf(entry: JsonObject): string | undefined {
+  const parentId = ownValue(entry, "parentId");
+  return typeof parentId === "string" && parentId !== "" ? parentId : undefined;
+}
+
+/** An index from entry key to its last entry (a Map by default; the streaming reader's is typed arrays). */
+export interface KeyIndex<K> {
+  set(key: K, index: number): void;
+  get(key: K): number | undefined;
+}
+
+/**
+ * The conversation of a v2+ file as entry indices, root first: from the last
+ * entry, follow parentId until it names nothing. A repeated id names its last
+ * entry, as pi's index (a Map filled in file order) does; a cycle (pi would
+ * loop) ends the walk. `id` and `parent` give each entry's keys (pi-tree and
+ * the streaming reader, which keeps only these, share the walk).
+ */
+export function treePath<K>(
+  count: number,
+  id: (index: number) => K | undefined,
+  parent: (index: number) => K | undefined,
+  byId: KeyIndex<K> = new Map<K, number>(),
+): number[] {
+  for (let index = 0; index < count; index += 1) {
+    const key = id(index);
+    if (key !== undefined) byId.set(key, index);
+  }
+  const reversed: number[] = [];
+  const seen = new Uint8Array(count);
+  let current: number | undefined = count > 0 ? count - 1 : undefined;
+  while (current !== undefined && seen[current] === 0) {
+    seen[current] = 1;
+    reversed.push(current);
+    const parentId = parent(current);
+    current = parentId === undefined ? undefined : byId.get(parentId);
+  }
+  return reversed.reverse();
+}
+
 export function selectPath(session: PiSession): PiPath {
   const values: JsonObject[] = [];
   for (const line of session.lines) if (line.value !== undefined) values.push(line.value);
@@ -31,23 +77,16 @@ export function selectPath(session: PiSession): PiPath {
   const entries = values.filter((value) => ownValue(value, "type") !== "session");
   if (version < 2) return { header, version, entries, path: entries, abandonedCount: 0 };
 
-  // A repeated id names its last entry, as pi's index (a Map filled in file order) does.
-  const byId = new Map<string, JsonObject>();
-  for (const entry of entries) {
-    const id = stringAt(entry, "id");
-    if (id !== undefined) byId.set(id, entry);
-  }
-  const reversed: JsonObject[] = [];
   const seen = new Set<JsonObject>();
-  let current: JsonObject | undefined = entries.at(-1);
-  // pi follows parentId until it names nothing; a cycle (pi would loop) ends the walk here.
-  while (current !== undefined && !seen.has(current)) {
-    seen.add(current);
-    reversed.push(current);
-    const parentId = ownValue(current, "parentId");
-    current = typeof parentId === "string" && parentId !== "" ? byId.get(parentId) : undefined;
-  }
-  const path = reversed.reverse();
+  const path = treePath(
+    entries.length,
+    (index) => stringAt(entries[index] as JsonObject, "id"),
+    (index) => parentIdOf(entries[index] as JsonObject),
+  ).map((index) => {
+    const entry = entries[index] as JsonObject;
+    seen.add(entry);
+    return entry;
+  });
   let abandonedCount = 0;
   for (const entry of entries)
     if (!seen.has(entry) && conversationTypes.has(stringAt(entry, "type") ?? ""))
