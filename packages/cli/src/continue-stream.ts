@@ -10,8 +10,9 @@
 // not the session's size. The notes, the archive and its index are
 // planCopy's (continue-plan.ts), and the fit is fitForTarget's. With
 // --redact one more read first finds the secrets, and every pass reads
-// them replaced (redaction.ts). A range takes the whole path (and past the
-// input limit is refused, saying why).
+// them replaced (redaction.ts). A range (`#5-12`) is found in pass one
+// (the session's count and tool pairs: sliceForCopy's checks) and the
+// copy is its messages, with no subagents, as on the whole path.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
@@ -39,6 +40,7 @@ import { maxInputBytes, tooLarge } from "./limits.js";
 import { onLeg, type ReportSettings } from "./losses.js";
 import { note } from "./output.js";
 import { bigInputStatus } from "./progress.js";
+import { copyBounds, type Range, ToolPairs } from "./range.js";
 import { redactedReaderIfAsked } from "./redaction.js";
 import { locate, withFile, withFileEach } from "./report.js";
 import { streamMinBytes } from "./stream-convert.js";
@@ -62,10 +64,9 @@ function afterContext(transcript: Transcript, message: Message): Transcript {
   return { ...transcript, messages };
 }
 
-function whyNot(harness: Harness, ranged: boolean): string | undefined {
+function whyNot(harness: Harness): string | undefined {
   if (harness.readStream === undefined)
     return `${harness.id} is read as one document, not line by line`;
-  if (ranged) return "a range is cut from the whole session";
   return undefined;
 }
 
@@ -88,7 +89,8 @@ export async function streamedCopy(
   options: {
     values: Values;
     settings: ReportSettings;
-    ranged: boolean;
+    /** A range of the session (`#5-12`): the copy is those messages, as the whole path's sliceForCopy cuts them. */
+    range: Range | undefined;
     target: Harness;
     directoryFor: (cwd: string | undefined) => Promise<string>;
   },
@@ -98,7 +100,7 @@ export async function streamedCopy(
   const limit = maxInputBytes(io.env);
   const harness =
     located.forced ?? detectHarness(await readHead(located.path, 65_536), located.shown);
-  const reason = whyNot(harness, options.ranged);
+  const reason = whyNot(harness);
   if (reason !== undefined) {
     if (located.size > limit) throw refuse(located, limit, reason);
     return undefined;
@@ -120,24 +122,35 @@ export async function streamedCopy(
     read,
     file: located.shown,
   });
-  // Pass one, silent: how many messages, and where the last compaction is.
+  // Pass one, silent: how many messages, and where the last compaction is
+  // (with a range: its bounds, checked against the session's tool pairs).
+  const { range } = options;
   let count = 0;
   let last = -1;
-  if (!full)
+  const pairs = new ToolPairs();
+  if (!full || range !== undefined)
     withFile(located.shown, () => {
       for (const part of reader(lines, silent))
         if (part.kind === "message") {
           if (compactionOf(part.message) !== undefined) last = count;
           count += 1;
+          if (range !== undefined) pairs.add(part.message);
         }
     });
-  // Where the copy starts: the last compaction, or (--full, or none) the first message.
-  const start = !full && last > 0 ? last : 0;
+  // The messages copied, 0-based [from, to): the range's, else all.
+  const window =
+    range === undefined
+      ? { from: 0, to: Number.POSITIVE_INFINITY }
+      : (({ from, to }) => ({ from: from - 1, to }))(copyBounds(range, count, pairs.pairs()));
+  // Where the copy starts in the window: the last compaction, or (--full,
+  // a range, or none) the first message.
+  const start = !full && range === undefined && last > 0 ? last : 0;
   const budget = integerOption(values, "budget", "continue", 1);
   const { fit, finish } = await streamFitForTarget(target.id, budget);
   // Pass two: the read leg's warnings, the copy's messages measured, and the
-  // whole session written into the archive (under a pending name when the
-  // copy starts at the first message: it is kept only if something is cut).
+  // whole session (a range: its messages) written into the archive (under a
+  // pending name when the copy starts at the first message: it is kept only
+  // if something is cut).
   const collector = new WarningCollector();
   const subagents: Subagent[] = [];
   const parts = reader(lines, { ...read, onWarning: onLeg("read", harness.id, collector.add) });
@@ -146,16 +159,22 @@ export async function streamedCopy(
   const head = first.value as StreamPart | undefined;
   if (first.done || head?.kind !== "meta") throw new Error("a stream starts with its meta");
   const { meta } = head;
-  const announced = head.subagents;
+  // A range's copy has no subagents (as sliceForCopy's).
+  const announced = head.subagents && range === undefined;
   const directory = await options.directoryFor(meta.cwd);
   const archive = archiveDirectory(directory, meta.id);
   let index = 0;
+  let ordinal = 0;
   let firstTimestamp: string | undefined;
   const messages = function* (): Generator<Message> {
     for (let next = iterator.next(); !next.done; next = iterator.next()) {
       const part = next.value;
-      if (part.kind === "subagent") subagents.push(part.subagent);
-      else if (part.kind === "message") {
+      if (part.kind === "subagent") {
+        if (announced) subagents.push(part.subagent);
+      } else if (part.kind === "message") {
+        const inWindow = ordinal >= window.from && ordinal < window.to;
+        ordinal += 1;
+        if (!inWindow) continue;
         if (index >= start) fit.measure(part.message);
         if (index === 0) firstTimestamp = part.message.timestamp;
         index += 1;
@@ -186,8 +205,12 @@ export async function streamedCopy(
   try {
     withFile(located.shown, () => {
       let at = 0;
+      let ordinal = 0;
       for (const part of reader(lines, silent))
         if (part.kind === "message") {
+          const inWindow = ordinal >= window.from && ordinal < window.to;
+          ordinal += 1;
+          if (!inWindow) continue;
           if (at >= start) fit.keep(part.message);
           at += 1;
         }

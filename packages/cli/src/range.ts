@@ -39,7 +39,11 @@ export function splitRange(reference: string): { ref: string; range?: Range } {
 
 /** Check a range against the transcript; returns 1-based inclusive bounds. */
 export function resolveRange(range: Range, transcript: Transcript): { from: number; to: number } {
-  const count = transcript.messages.length;
+  return resolveRangeOf(range, transcript.messages.length);
+}
+
+/** Check a range against a session of `count` messages; returns 1-based inclusive bounds. */
+export function resolveRangeOf(range: Range, count: number): { from: number; to: number } {
   const from = range.from ?? 1;
   const to = range.to ?? count;
   const valid = count === 0 ? "the session has no messages" : `valid ordinals are 1-${count}`;
@@ -49,23 +53,45 @@ export function resolveRange(range: Range, transcript: Transcript): { from: numb
   return { from, to };
 }
 
-/** Ordinal (1-based) of the message holding each tool_use id, and each tool_result's. */
-function pairs(transcript: Transcript): { use: number; result: number }[] {
-  const uses = new Map<string, number>();
-  const found: { use: number; result: number }[] = [];
-  transcript.messages.forEach((message, index) => {
+/** A call and its result, by the ordinals (1-based) of the messages holding them. */
+export interface ToolPair {
+  use: number;
+  result: number;
+}
+
+/**
+ * The tool pairs of a session fed one message at a time (so a streamed
+ * session needs only its call ids, not its messages): a result pairs with
+ * the last message holding its call's id, wherever that is.
+ */
+export class ToolPairs {
+  private readonly uses = new Map<string, number>();
+  private readonly results: [string, number][] = [];
+  /** Messages fed so far. */
+  count = 0;
+
+  add(message: Transcript["messages"][number]): void {
+    this.count += 1;
     for (const block of message.content) {
-      if (block.type === "tool_use") uses.set(block.id, index + 1);
+      if (block.type === "tool_use") this.uses.set(block.id, this.count);
+      else if (block.type === "tool_result") this.results.push([block.toolUseId, this.count]);
     }
-  });
-  transcript.messages.forEach((message, index) => {
-    for (const block of message.content) {
-      if (block.type !== "tool_result") continue;
-      const use = uses.get(block.toolUseId);
-      if (use !== undefined) found.push({ use, result: index + 1 });
+  }
+
+  pairs(): ToolPair[] {
+    const found: ToolPair[] = [];
+    for (const [id, result] of this.results) {
+      const use = this.uses.get(id);
+      if (use !== undefined) found.push({ use, result });
     }
-  });
-  return found;
+    return found;
+  }
+}
+
+function pairs(transcript: Transcript): ToolPair[] {
+  const tracker = new ToolPairs();
+  for (const message of transcript.messages) tracker.add(message);
+  return tracker.pairs();
 }
 
 /** The smallest range containing [from, to] that cuts no call from its result. */
@@ -74,7 +100,15 @@ export function nearestValidRange(
   from: number,
   to: number,
 ): { from: number; to: number } {
-  const all = pairs(transcript);
+  return nearestValidRangeOf(pairs(transcript), from, to);
+}
+
+/** nearestValidRange over a session's tool pairs. */
+export function nearestValidRangeOf(
+  all: readonly ToolPair[],
+  from: number,
+  to: number,
+): { from: number; to: number } {
   let lower = from;
   let upper = to;
   for (let changed = true; changed; ) {
@@ -99,12 +133,22 @@ function formatRange(range: { from: number; to: number }): string {
 /** The messages of a range for a copy; refuses a range that cuts a call from its result. */
 export function sliceForCopy(transcript: Transcript, range: Range | undefined): Transcript {
   if (range === undefined) return transcript;
-  const { from, to } = resolveRange(range, transcript);
-  const nearest = nearestValidRange(transcript, from, to);
+  const { from, to } = copyBounds(range, transcript.messages.length, pairs(transcript));
+  return { meta: transcript.meta, messages: transcript.messages.slice(from - 1, to) };
+}
+
+/** A copy's bounds for a range of a session of `count` messages; refuses one that cuts a call from its result. */
+export function copyBounds(
+  range: Range,
+  count: number,
+  all: readonly ToolPair[],
+): { from: number; to: number } {
+  const { from, to } = resolveRangeOf(range, count);
+  const nearest = nearestValidRangeOf(all, from, to);
   if (nearest.from !== from || nearest.to !== to) {
     throw new TxcriptError("REFUSED", `range ${range.text} would cut a tool call from its result`, {
       hint: `the nearest valid range is ${formatRange(nearest)}`,
     });
   }
-  return { meta: transcript.meta, messages: transcript.messages.slice(from - 1, to) };
+  return { from, to };
 }

@@ -357,7 +357,7 @@ describe("continue, streamed", () => {
     }
   });
 
-  it("past the input limit, streams from the last compaction and with --full; a range is refused saying why", async () => {
+  it("past the input limit, streams from the last compaction, with --full and a range", async () => {
     const input = compacted[2] as string;
     const size = readFileSync(input).length;
     const env = { ...streamAlways, TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
@@ -380,12 +380,47 @@ describe("continue, streamed", () => {
     );
     expect(whole.code).toBe(1);
     expect(whole.stderr).toContain("TXCRIPT_MAX_INPUT_BYTES");
-    const ranged = await txcript(
-      home,
-      ["continue", `${input}#1-2`, "--with", "claude_code", "--no-resume"],
-      { env },
-    );
-    expect(ranged.code).toBe(1);
-    expect(ranged.stderr).toContain("cannot stream: a range is cut from the whole session");
+    const ranged = await continued(`${input}#2-`, "claude_code", env);
+    expect(ranged.code, ranged.stderr).toBe(0);
+    expect(ranged).toEqual(await continued(`${input}#2-`, "claude_code", {}));
+  });
+
+  it("a range: the whole path's session, archive, notes and result, and its refusals", async () => {
+    const outcomes = { copied: 0, archived: 0, refused: 0, outside: 0 };
+    const cases: [string, string, string[]][] = [];
+    for (const input of [...compacted, ...uncompacted.slice(0, 2)])
+      for (const suffix of ["#2-", "#1-3", "#-4", "#3", "#2-999"]) cases.push([input, suffix, []]);
+    for (const input of [compacted[0], uncompacted[0]] as string[])
+      for (const extra of [
+        ["--budget", "200"],
+        ["--full", "--budget", "150"],
+      ])
+        cases.push([input, "#2-", extra]);
+    for (const [input, suffix, extra] of cases) {
+      const whole = await continued(`${input}${suffix}`, "codex", {}, extra);
+      // Past the input limit: only the streaming path can read it.
+      const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
+      const streamed = await continued(
+        `${input}${suffix}`,
+        "codex",
+        {
+          ...streamAlways,
+          ...limited,
+        },
+        extra,
+      );
+      expect(streamed, `${input}${suffix} ${extra.join(" ")}`).toEqual(whole);
+      if (whole.code === 0) {
+        outcomes.copied += 1;
+        if (Object.keys(whole.files).some((file) => file.endsWith("transcript.common.json")))
+          outcomes.archived += 1;
+      } else if (whole.stderr.includes("outside the session")) outcomes.outside += 1;
+      else if (whole.stderr.includes("would cut a tool call")) outcomes.refused += 1;
+    }
+    // Every kind of outcome was compared.
+    expect(outcomes.copied).toBeGreaterThanOrEqual(8);
+    expect(outcomes.archived).toBeGreaterThanOrEqual(1);
+    expect(outcomes.refused).toBeGreaterThanOrEqual(1);
+    expect(outcomes.outside).toBeGreaterThanOrEqual(1);
   });
 });

@@ -85,7 +85,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   const streamed = await streamedCopy(io, located, {
     values,
     settings,
-    ranged: range !== undefined,
+    range,
     target,
     directoryFor: (cwd) => resumeDirectory(io, cwd, settings),
   });
