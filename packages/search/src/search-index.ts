@@ -105,7 +105,18 @@ function openDatabase(file: string): Database {
     timeout: 15_000,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
-  db.pragma("journal_mode = WAL");
+  // Switching a new file to WAL can meet SQLITE_BUSY at once, without the
+  // busy timeout, when another process is opening it too: wait and retry.
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; waited += 50) {
+    try {
+      db.pragma("journal_mode = WAL");
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || waited >= 15_000) throw error;
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
   db.pragma("synchronous = NORMAL");
   return db;
 }
