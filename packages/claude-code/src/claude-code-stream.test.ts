@@ -4,61 +4,31 @@
 // sessions spliced from the fixtures' and real captures' lines (branches,
 // duplicates, dangling parents, split messages out of order), for the
 // fixtures and real captures, and for a file read in small slices.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import {
-  type AnyHarness,
-  commonHarness,
-  convertStreamed,
-  convertWhole,
-  readFileLines,
-  TxcriptError,
-} from "@txcript/core";
+import { type AnyHarness, commonHarness, convertStreamed } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  expectSameInSlices,
+  expectSamePaths as expectSamePathsOf,
+  lawParameters,
+  scratchDirectory,
+  sessionFiles,
+} from "@txcript/core/testing";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claudeCodeHarness } from "./claude-code-harness.js";
 import { realDirectory, repoRoot } from "./test-support/interop.js";
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-claude-stream-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory("txcript-claude-stream-");
 
 const writeOptions = {};
 
 /** Every path a Claude Code input can take to `to`, required equal to the whole path. */
 function expectSamePaths(text: string, to: AnyHarness): void {
-  const options = { write: to === claudeCodeHarness ? writeOptions : {} };
-  let whole: ReturnType<typeof convertWhole> | TxcriptError;
-  try {
-    whole = convertWhole(text, claudeCodeHarness, to, options);
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    whole = error;
-  }
-  type Which = { read: "stream" | "whole"; write: "stream" | "whole" };
-  const paths: Which[] = [
-    { read: "stream", write: "whole" },
-    ...(to.writeStream === undefined
-      ? []
-      : ([
-          { read: "stream", write: "stream" },
-          { read: "whole", write: "stream" },
-        ] satisfies Which[])),
-  ];
-  for (const which of paths) {
-    if (whole instanceof Error) {
-      // A refused input is refused the same way.
-      expect(() => convertStreamed(text, claudeCodeHarness, to, which, options)).toThrow(
-        whole.message,
-      );
-      continue;
-    }
-    const streamed = convertStreamed(text, claudeCodeHarness, to, which, options);
-    expect({ which, text: streamed.text }).toEqual({ which, text: whole.text });
-    expect({ which, warnings: streamed.warnings }).toEqual({ which, warnings: whole.warnings });
-  }
+  expectSamePathsOf(text, claudeCodeHarness, to, {
+    write: to === claudeCodeHarness ? writeOptions : {},
+  });
 }
 
 const targets: AnyHarness[] = [claudeCodeHarness, commonHarness];
@@ -69,16 +39,8 @@ function written(transcript: Parameters<typeof claudeCodeHarness.codec.fromCommo
   );
 }
 
-function jsonlFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort()
-    .map((name) => path.join(directory, name));
-}
-
-const fixtures = jsonlFiles(path.join(repoRoot, "fixtures/claude-code"));
-const real = jsonlFiles(path.join(realDirectory, "claude-code"));
+const fixtures = sessionFiles(path.join(repoRoot, "fixtures/claude-code"));
+const real = sessionFiles(path.join(realDirectory, "claude-code"));
 
 describe("claude code streaming law", () => {
   it("generated sessions: stream and whole paths give the same text and warnings", () => {
@@ -218,19 +180,13 @@ describe("claude code streaming law", () => {
   });
 
   it("a file read in small slices gives the same as its text", () => {
-    const file = path.join(scratch, "rollout.jsonl");
     const text = readFileSync(fixtures[0] as string, "utf8");
-    writeFileSync(file, text);
-    const lines = () => readFileLines(file, { chunkBytes: 7 });
-    const streamed = convertStreamed(
+    expectSameInSlices(
       text,
       claudeCodeHarness,
       claudeCodeHarness,
       { read: "stream", write: "stream" },
-      { lines, write: writeOptions },
-    );
-    expect(streamed).toEqual(
-      convertWhole(text, claudeCodeHarness, claudeCodeHarness, { write: writeOptions }),
+      { scratch, name: "rollout.jsonl", write: writeOptions },
     );
   });
 

@@ -3,60 +3,30 @@
 // for generated sessions (and odd shapes), for rollouts spliced from the
 // real captures' lines, for the fixtures and the real captures, and for a
 // file read in small slices.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { claudeCodeHarness } from "@txcript/claude-code";
-import {
-  type AnyHarness,
-  commonHarness,
-  convertStreamed,
-  convertWhole,
-  readFileLines,
-  TxcriptError,
-} from "@txcript/core";
+import { type AnyHarness, commonHarness, convertStreamed } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  expectSameInSlices,
+  expectSamePaths as expectSamePathsOf,
+  lawParameters,
+  scratchDirectory,
+  sessionFiles,
+} from "@txcript/core/testing";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codexHarness } from "./codex-harness.js";
 import { realDirectory, repoRoot } from "./test-support/codex-programs.js";
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-codex-stream-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory("txcript-codex-stream-");
 
 const writeOptions = { reasoning: "openai-encrypted" };
 
 /** Every path a Codex input can take to `to`, required equal to the whole path. */
 function expectSamePaths(text: string, to: AnyHarness): void {
-  const options = { write: to === codexHarness ? writeOptions : {} };
-  let whole: ReturnType<typeof convertWhole> | TxcriptError;
-  try {
-    whole = convertWhole(text, codexHarness, to, options);
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    whole = error;
-  }
-  type Which = { read: "stream" | "whole"; write: "stream" | "whole" };
-  const paths: Which[] = [
-    { read: "stream", write: "whole" },
-    ...(to.writeStream === undefined
-      ? []
-      : ([
-          { read: "stream", write: "stream" },
-          { read: "whole", write: "stream" },
-        ] satisfies Which[])),
-  ];
-  for (const which of paths) {
-    if (whole instanceof Error) {
-      // A refused input is refused the same way.
-      expect(() => convertStreamed(text, codexHarness, to, which, options)).toThrow(whole.message);
-      continue;
-    }
-    const streamed = convertStreamed(text, codexHarness, to, which, options);
-    expect({ which, text: streamed.text }).toEqual({ which, text: whole.text });
-    expect({ which, warnings: streamed.warnings }).toEqual({ which, warnings: whole.warnings });
-  }
+  expectSamePathsOf(text, codexHarness, to, { write: to === codexHarness ? writeOptions : {} });
 }
 
 const targets: AnyHarness[] = [codexHarness, claudeCodeHarness, commonHarness];
@@ -65,16 +35,8 @@ function written(transcript: Parameters<typeof codexHarness.codec.fromCommon>[0]
   return codexHarness.codec.serialize(codexHarness.codec.fromCommon(transcript, writeOptions));
 }
 
-function jsonlFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort()
-    .map((name) => path.join(directory, name));
-}
-
-const fixtures = jsonlFiles(path.join(repoRoot, "fixtures/codex"));
-const real = jsonlFiles(path.join(realDirectory, "codex"));
+const fixtures = sessionFiles(path.join(repoRoot, "fixtures/codex"));
+const real = sessionFiles(path.join(realDirectory, "codex"));
 
 describe("codex streaming law", () => {
   it("generated sessions: stream and whole paths give the same text and warnings", () => {
@@ -149,19 +111,13 @@ describe("codex streaming law", () => {
   });
 
   it("a file read in small slices gives the same as its text", () => {
-    const file = path.join(scratch, "rollout.jsonl");
     const text = readFileSync(fixtures[0] as string, "utf8");
-    writeFileSync(file, text);
-    const lines = () => readFileLines(file, { chunkBytes: 7 });
-    const streamed = convertStreamed(
+    expectSameInSlices(
       text,
       codexHarness,
       codexHarness,
       { read: "stream", write: "stream" },
-      { lines, write: writeOptions },
-    );
-    expect(streamed).toEqual(
-      convertWhole(text, codexHarness, codexHarness, { write: writeOptions }),
+      { scratch, name: "rollout.jsonl", write: writeOptions },
     );
   });
 

@@ -165,14 +165,30 @@ describe("public exports", () => {
   it("@txcript/core/testing", () => {
     expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
       [
+        "collectingWriter",
+        "countingInput",
         "describeCodecLaws",
         "describeCrossHarnessLaws",
+        "droppingSubagents",
+        "expectSameInSlices",
+        "expectSamePaths",
+        "fixtureCommonDocuments",
         "harnessesUnderTest",
+        "ignoringOptions",
         "lawParameters",
         "lawRuns",
+        "longTranscript",
+        "noFinalNewline",
+        "sameWrite",
+        "scratchDirectory",
+        "sessionFiles",
         "signature",
+        "streamPaths",
+        "streamWrite",
         "throughText",
         "txcriptErrorOf",
+        "wholeOrRefusal",
+        "wholeWrite",
         "writeCollecting",
       ]
     `);

@@ -7,32 +7,36 @@
 // metadata lines with messages, bad and blank lines), for recordings
 // spliced from the fixtures' and real captures' lines, for the fixtures and
 // captures of both eras, and for a file read in small slices.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { claudeCodeHarness } from "@txcript/claude-code";
 import { codexHarness } from "@txcript/codex";
 import {
   type AnyHarness,
+  type CodecOptions,
   collectTranscript,
   commonHarness,
   convertStreamed,
-  convertWhole,
-  readFileLines,
   TxcriptError,
   textLines,
   transcriptParts,
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  expectSameInSlices,
+  expectSamePaths as expectSamePathsOf,
+  lawParameters,
+  scratchDirectory,
+  sessionFiles,
+  streamPaths,
+} from "@txcript/core/testing";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { geminiCliHarness } from "./gemini-cli-harness.js";
 import { geminiCliReadStream } from "./gemini-cli-stream.js";
 import { realDirectory, repoRoot } from "./test-support/interop.js";
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-gemini-stream-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory("txcript-gemini-stream-");
 
 const now = new Date("2026-12-02T06:00:00.000Z");
 
@@ -44,31 +48,10 @@ function writeOptionsFor(to: AnyHarness) {
 
 /** Every path a Gemini CLI input can take to `to`, required equal to the whole path. */
 function expectSamePaths(text: string, to: AnyHarness): void {
-  const options = { write: writeOptionsFor(to) };
-  let whole: ReturnType<typeof convertWhole> | TxcriptError;
-  try {
-    whole = convertWhole(text, geminiCliHarness, to, options);
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    whole = error;
-  }
-  type Which = { read: "stream" | "whole"; write: "stream" | "whole" };
-  const paths: Which[] = [
-    { read: "stream", write: "whole" },
-    ...(to.writeStream === undefined ? [] : ([{ read: "stream", write: "stream" }] as Which[])),
-  ];
-  for (const which of paths) {
-    if (whole instanceof Error) {
-      // A refused input is refused the same way.
-      expect(() => convertStreamed(text, geminiCliHarness, to, which, options)).toThrow(
-        whole.message,
-      );
-      continue;
-    }
-    const streamed = convertStreamed(text, geminiCliHarness, to, which, options);
-    expect({ which, text: streamed.text }).toEqual({ which, text: whole.text });
-    expect({ which, warnings: streamed.warnings }).toEqual({ which, warnings: whole.warnings });
-  }
+  expectSamePathsOf(text, geminiCliHarness, to, {
+    write: writeOptionsFor(to) as CodecOptions,
+    paths: streamPaths(geminiCliHarness, to, (which) => which.read === "stream"),
+  });
 }
 
 const targets: AnyHarness[] = [geminiCliHarness, commonHarness, claudeCodeHarness, codexHarness];
@@ -77,16 +60,8 @@ function written(transcript: Parameters<typeof geminiCliHarness.codec.fromCommon
   return geminiCliHarness.codec.serialize(geminiCliHarness.codec.fromCommon(transcript, { now }));
 }
 
-function recordingFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((name) => /\.jsonl?$/.test(name) && !name.endsWith(".common.json"))
-    .sort()
-    .map((name) => path.join(directory, name));
-}
-
-const fixtures = recordingFiles(path.join(repoRoot, "fixtures/gemini-cli"));
-const real = recordingFiles(path.join(realDirectory, "gemini"));
+const fixtures = sessionFiles(path.join(repoRoot, "fixtures/gemini-cli"), /\.jsonl?$/);
+const real = sessionFiles(path.join(realDirectory, "gemini"), /\.jsonl?$/);
 
 /** The messages the stream reader hands out, read through `reader` (the real one by default). */
 function streamedMessages(text: string, reader = geminiCliReadStream) {
@@ -435,21 +410,15 @@ describe("gemini cli streaming law", () => {
 
   it("a file read in small slices gives the same as its text", () => {
     for (const source of [...fixtures, ...real]) {
-      const file = path.join(scratch, path.basename(source));
       const text = readFileSync(source, "utf8");
-      writeFileSync(file, text);
-      const lines = () => readFileLines(file, { chunkBytes: 7 });
-      for (const to of [geminiCliHarness, claudeCodeHarness]) {
-        const options = { write: writeOptionsFor(to), lines };
-        const streamed = convertStreamed(
+      for (const to of [geminiCliHarness, claudeCodeHarness])
+        expectSameInSlices(
           text,
           geminiCliHarness,
           to,
           { read: "stream", write: to.writeStream === undefined ? "whole" : "stream" },
-          options,
+          { scratch, name: path.basename(source), write: writeOptionsFor(to) as CodecOptions },
         );
-        expect(streamed).toEqual(convertWhole(text, geminiCliHarness, to, options));
-      }
     }
   });
 

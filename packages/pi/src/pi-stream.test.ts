@@ -10,8 +10,7 @@
 // for the fixtures and captures, for bad, blank and empty inputs, and for a
 // file read in small slices. It hands out each message before the lines
 // after it are read, and controls show broken readers the law catches.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { claudeCodeHarness } from "@txcript/claude-code";
 import { codexHarness } from "@txcript/codex";
@@ -20,10 +19,7 @@ import {
   type CodecOptions,
   collectTranscript,
   commonHarness,
-  convertStreamed,
   convertWhole,
-  type LineSource,
-  readFileLines,
   type StreamReader,
   type Transcript,
   TxcriptError,
@@ -33,18 +29,24 @@ import {
   WarningCollector,
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  expectSameInSlices,
+  expectSamePaths as expectSamePathsOf,
+  lawParameters,
+  scratchDirectory,
+  sessionFiles,
+  streamPaths,
+} from "@txcript/core/testing";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { piHarness } from "./pi-harness.js";
 import { piLoss } from "./pi-losses.js";
 import { piReadStream } from "./pi-stream.js";
 import { oddEntryArbitrary, oddSessionArbitrary } from "./test-support/pi-odd-sessions.js";
 import { realDirectory, repoRoot } from "./test-support/pi-rpc.js";
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-pi-stream-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory("txcript-pi-stream-");
 
 const now = new Date("2026-12-02T06:00:00.000Z");
 
@@ -54,52 +56,13 @@ function writeOptionsFor(to: AnyHarness): CodecOptions {
   return {};
 }
 
-type Which = { read: "stream" | "whole"; write: "stream" | "whole" };
-
 /** Every path a pi input can take to `to`, required equal to the whole path (or refused alike). */
 function expectSamePaths(text: string, to: AnyHarness): void {
-  const options = { read: { file: "session.jsonl" }, write: writeOptionsFor(to) };
-  let whole: ReturnType<typeof convertWhole> | TxcriptError;
-  try {
-    whole = convertWhole(text, piHarness, to, options);
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    whole = error;
-  }
-  const paths: Which[] = [
-    { read: "stream", write: "whole" },
-    ...(to.writeStream === undefined ? [] : ([{ read: "stream", write: "stream" }] as Which[])),
-  ];
-  for (const which of paths) {
-    if (whole instanceof Error) {
-      const refused = whole;
-      let error: unknown;
-      try {
-        convertStreamed(text, piHarness, to, which, options);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(TxcriptError.isInstance(error)).toBe(true);
-      const streamed = error as TxcriptError;
-      expect({ which, code: streamed.code, message: streamed.message }).toEqual({
-        which,
-        code: refused.code,
-        message: refused.message,
-      });
-      continue;
-    }
-    const streamed = convertStreamed(text, piHarness, to, which, options);
-    expect({ to: to.id, which, text: streamed.text }).toEqual({
-      to: to.id,
-      which,
-      text: whole.text,
-    });
-    expect({ to: to.id, which, warnings: streamed.warnings }).toEqual({
-      to: to.id,
-      which,
-      warnings: whole.warnings,
-    });
-  }
+  expectSamePathsOf(text, piHarness, to, {
+    read: { file: "session.jsonl" } as CodecOptions,
+    write: writeOptionsFor(to),
+    paths: streamPaths(piHarness, to, (which) => which.read === "stream"),
+  });
 }
 
 const targets: AnyHarness[] = [
@@ -112,14 +75,6 @@ const targets: AnyHarness[] = [
 
 function written(transcript: Transcript): string {
   return piHarness.codec.serialize(piHarness.codec.fromCommon(transcript));
-}
-
-function sessionFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort()
-    .map((name) => path.join(directory, name));
 }
 
 const fixtures = sessionFiles(path.join(repoRoot, "fixtures/pi"));
@@ -418,21 +373,15 @@ describe("pi streaming law", () => {
 
   it("a file read in small slices gives the same as its text", () => {
     for (const source of [...fixtures, ...real]) {
-      const file = path.join(scratch, path.basename(source));
       const text = readFileSync(source, "utf8");
-      writeFileSync(file, text);
-      const lines: LineSource = () => readFileLines(file, { chunkBytes: 7 });
-      for (const to of [piHarness, claudeCodeHarness]) {
-        const options = { write: writeOptionsFor(to), lines };
-        const streamed = convertStreamed(
+      for (const to of [piHarness, claudeCodeHarness])
+        expectSameInSlices(
           text,
           piHarness,
           to,
           { read: "stream", write: to.writeStream === undefined ? "whole" : "stream" },
-          options,
+          { scratch, name: path.basename(source), write: writeOptionsFor(to) as CodecOptions },
         );
-        expect(streamed).toEqual(convertWhole(text, piHarness, to, options));
-      }
     }
   });
 

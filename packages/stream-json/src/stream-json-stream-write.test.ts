@@ -12,22 +12,28 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   type CodecOptions,
-  collectTranscript,
   commonHarness,
-  convertStreamed,
-  convertWhole,
-  type StreamInput,
   type StreamPart,
   type StreamWriter,
   type Transcript,
   TxcriptError,
-  transcriptInput,
   transcriptParts,
-  type Warning,
-  WarningCollector,
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  collectingWriter,
+  countingInput,
+  noFinalNewline as dropsFinalNewline,
+  droppingSubagents as dropsSubagents,
+  expectSamePaths as expectSamePathsOf,
+  fixtureCommonDocuments,
+  ignoringOptions,
+  lawParameters,
+  longTranscript,
+  sameWrite as sameWriteOf,
+  streamWrite,
+  wholeWrite,
+} from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commonToStreamJson, type StreamJsonWriteOptions } from "./common-to-stream-json.js";
@@ -41,11 +47,6 @@ import { streamJsonCodec } from "./stream-json-codec.js";
 import { streamJsonHarness } from "./stream-json-harness.js";
 import { streamJsonWriteStream } from "./stream-json-stream-write.js";
 
-interface Written {
-  text: string;
-  warnings: Warning[];
-}
-
 /** The writer settings the law runs under: both dialects, and Amp's modern tool era. */
 const settings: StreamJsonWriteOptions[] = [
   { dialect: "claude" },
@@ -53,89 +54,41 @@ const settings: StreamJsonWriteOptions[] = [
   { dialect: "amp", toolEra: "modern" },
 ];
 
-function wholeWrite(transcript: Transcript, options: StreamJsonWriteOptions): Written {
-  const collector = new WarningCollector();
-  const capture = streamJsonCodec.fromCommon(transcript, { ...options, onWarning: collector.add });
-  return { text: streamJsonCodec.serialize(capture), warnings: collector.warnings };
-}
-
-function streamWrite(
-  transcript: Transcript,
-  options: StreamJsonWriteOptions,
-  writer: StreamWriter = streamJsonWriteStream,
-): Written {
-  const collector = new WarningCollector();
-  const chunks = writer(transcriptInput(transcript), {
-    ...options,
-    onWarning: collector.add,
-  } as CodecOptions);
-  return { text: [...chunks].join(""), warnings: collector.warnings };
-}
-
 /** The law for one transcript and writer, in every setting. */
 function sameWrite(transcript: Transcript, writer: StreamWriter = streamJsonWriteStream): boolean {
-  return settings.every((options) => {
-    const whole = wholeWrite(transcript, options);
-    const streamed = streamWrite(transcript, options, writer);
-    return (
-      streamed.text === whole.text &&
-      JSON.stringify(streamed.warnings) === JSON.stringify(whole.warnings)
-    );
-  });
+  return settings.every((options) =>
+    sameWriteOf(streamJsonHarness, writer, transcript, options as CodecOptions),
+  );
 }
 
 function expectSameWrite(transcript: Transcript): void {
   for (const options of settings)
-    expect({ options, ...streamWrite(transcript, options) }).toEqual({
+    expect({
       options,
-      ...wholeWrite(transcript, options),
+      ...streamWrite(streamJsonWriteStream, transcript, options as CodecOptions),
+    }).toEqual({
+      options,
+      ...wholeWrite(streamJsonHarness, transcript, options as CodecOptions),
     });
 }
 
 /** A capture's paths into stream-json through the stream writer, required equal to the whole path. */
 function expectSamePaths(text: string): void {
   const read = { ...fixtureReadOptions } as CodecOptions;
-  for (const write of settings as CodecOptions[]) {
-    let whole: ReturnType<typeof convertWhole> | TxcriptError;
-    try {
-      whole = convertWhole(text, streamJsonHarness, streamJsonHarness, { read, write });
-    } catch (error) {
-      if (!TxcriptError.isInstance(error)) throw error;
-      whole = error;
-    }
-    for (const which of [
-      { read: "whole", write: "stream" },
-      { read: "stream", write: "stream" },
-    ] as const) {
-      if (whole instanceof Error) {
-        expect(() =>
-          convertStreamed(text, streamJsonHarness, streamJsonHarness, which, { read, write }),
-        ).toThrow(whole.message);
-        continue;
-      }
-      const streamed = convertStreamed(text, streamJsonHarness, streamJsonHarness, which, {
-        read,
-        write,
-      });
-      expect({ write, which, text: streamed.text }).toEqual({ write, which, text: whole.text });
-      expect({ write, which, warnings: streamed.warnings }).toEqual({
-        write,
-        which,
-        warnings: whole.warnings,
-      });
-    }
-  }
+  for (const write of settings as CodecOptions[])
+    expectSamePathsOf(text, streamJsonHarness, streamJsonHarness, {
+      read,
+      write,
+      label: { write },
+      paths: [
+        { read: "whole", write: "stream" },
+        { read: "stream", write: "stream" },
+      ],
+    });
 }
 
 /** Every harness's fixture Common documents (fixtures/<harness>/*.common.json). */
-const commonFixtures = readdirSync(path.join(repoRoot, "fixtures"))
-  .flatMap((harness) => {
-    const directory = path.join(repoRoot, "fixtures", harness);
-    return readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith(".common.json"))
-      .map((entry) => path.join(directory, entry.name));
-  })
-  .sort();
+const commonFixtures = fixtureCommonDocuments(repoRoot).sort();
 
 const captures = [
   ...readdirSync(fixturesDirectory)
@@ -149,74 +102,15 @@ const captures = [
 ].sort();
 const realCount = captures.filter((file) => file.startsWith(realDirectory)).length;
 
-/** Parts that count the messages pulled from them (the replay is counted apart). */
-function countingInput(transcript: Transcript): {
-  input: StreamInput;
-  read: () => number;
-  replays: () => number;
-} {
-  let read = 0;
-  let replays = 0;
-  const parts = function* (): Generator<StreamPart> {
-    for (const part of transcriptParts(transcript)) {
-      if (part.kind === "message") read += 1;
-      yield part;
-    }
-  };
-  return {
-    input: {
-      parts: parts(),
-      replay: () => {
-        replays += 1;
-        return transcriptParts(transcript);
-      },
-    },
-    read: () => read,
-    replays: () => replays,
-  };
-}
-
-function longTranscript(length: number): Transcript {
-  const timestamp = "2026-01-01T00:00:00.000Z";
-  return {
-    meta: { id: "5b0c6a55-9d1f-4c4e-8d0b-6a1f3f0e2a11", timestamp, cwd: "/work/app" },
-    messages: Array.from({ length }, (_, index) => ({
-      role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
-      content: [{ type: "text" as const, text: `message ${index}` }],
-      timestamp,
-    })),
-  };
-}
-
 // Broken writers the law must catch.
 /** Leaves the subagents out, announced or not. */
-const droppingSubagents: StreamWriter = (input, options) => {
-  const strip = (parts: Iterable<StreamPart>) =>
-    (function* (): Generator<StreamPart> {
-      for (const part of parts)
-        if (part.kind === "meta") yield { ...part, subagents: false };
-        else if (part.kind === "message") yield part;
-    })();
-  return streamJsonWriteStream(
-    { parts: strip(input.parts), replay: () => strip(input.replay()) },
-    options,
-  );
-};
+const droppingSubagents = dropsSubagents(streamJsonWriteStream);
 /** Writes in the default dialect whatever it is asked. */
-const ignoringDialect: StreamWriter = (input, options) =>
-  streamJsonWriteStream(input, { onWarning: options.onWarning } as CodecOptions);
+const ignoringDialect = ignoringOptions(streamJsonWriteStream);
 /** Holds the whole transcript before writing (the text is right; memory is not). */
-const collecting: StreamWriter = function* (input, options) {
-  const capture = commonToStreamJson(collectTranscript(input.parts), options as never);
-  yield streamJsonCodec.serialize(capture);
-};
+const collecting = collectingWriter(streamJsonHarness);
 /** Drops the final newline. */
-const noFinalNewline: StreamWriter = (input, options) => {
-  const pieces = [...streamJsonWriteStream(input, options)];
-  const last = pieces.length - 1;
-  pieces[last] = (pieces[last] as string).replace(/\n$/, "");
-  return pieces;
-};
+const noFinalNewline = dropsFinalNewline(streamJsonWriteStream);
 
 describe("stream-json streaming writer: the law", () => {
   it("generated transcripts (subagents too), both dialects: the stream write is the whole write", () => {
@@ -240,7 +134,9 @@ describe("stream-json streaming writer: the law", () => {
   it("an empty subagent list is no subagents, on both paths", () => {
     const transcript = { ...longTranscript(2), subagents: [] };
     expectSameWrite(transcript);
-    expect(wholeWrite(transcript, { dialect: "amp" }).warnings).toEqual([]);
+    expect(
+      wholeWrite(streamJsonHarness, transcript, { dialect: "amp" } as CodecOptions).warnings,
+    ).toEqual([]);
   });
 
   it("every harness's fixture Common documents: the same", () => {

@@ -8,8 +8,7 @@
 // also through the stream writer (stream-json-stream-write.ts). The one
 // input that reads otherwise (a bad last line followed by a newline) is
 // pinned here.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   type AnyHarness,
@@ -23,13 +22,18 @@ import {
   type StreamPart,
   streamConvert,
   type Transcript,
-  TxcriptError,
   textLines,
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
-import { lawParameters } from "@txcript/core/testing";
+import {
+  expectSamePaths as expectSamePathsOf,
+  lawParameters,
+  scratchDirectory,
+  sessionFiles,
+  wholeOrRefusal,
+} from "@txcript/core/testing";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   fixtureReadOptions as fixtureOptions,
   fixturesDirectory,
@@ -41,8 +45,7 @@ import { streamJsonReadStream } from "./stream-json-stream.js";
 
 const fixtureReadOptions: CodecOptions = { ...fixtureOptions };
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "txcript-stream-json-stream-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDirectory("txcript-stream-json-stream-");
 
 type Dialect = "claude" | "amp";
 const dialects: Dialect[] = ["claude", "amp"];
@@ -53,16 +56,6 @@ const targets: { to: AnyHarness; write: CodecOptions }[] = [
   { to: streamJsonHarness, write: { dialect: "amp" } },
   { to: commonHarness, write: {} },
 ];
-
-/** The whole path's result, or its refusal. */
-function wholeOf(text: string, to: AnyHarness, read: CodecOptions, write: CodecOptions) {
-  try {
-    return convertWhole(text, streamJsonHarness, to, { read, write });
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    return error;
-  }
-}
 
 /** The Common document through core's commonWriteStream (what the CLI streams into). */
 function commonStreamed(text: string, read: CodecOptions, lines?: LineSource) {
@@ -78,47 +71,12 @@ function commonStreamed(text: string, read: CodecOptions, lines?: LineSource) {
 /** The stream read, required equal to the whole read, to every target (and the Common stream write). */
 function expectSamePaths(text: string, read: CodecOptions = fixtureReadOptions): void {
   for (const { to, write } of targets) {
-    const whole = wholeOf(text, to, read, write);
-    const which = { read: "stream", write: "whole" } as const;
-    if (whole instanceof Error) {
-      // A refused input is refused the same way.
-      expect(() => convertStreamed(text, streamJsonHarness, to, which, { read, write })).toThrow(
-        whole.message,
-      );
-      if (to === commonHarness) expect(() => commonStreamed(text, read)).toThrow(whole.message);
-      if (to.writeStream !== undefined)
-        expect(() =>
-          convertStreamed(
-            text,
-            streamJsonHarness,
-            to,
-            { read: "stream", write: "stream" },
-            {
-              read,
-              write,
-            },
-          ),
-        ).toThrow(whole.message);
-      continue;
-    }
-    const streamed = convertStreamed(text, streamJsonHarness, to, which, { read, write });
-    expect({ write, text: streamed.text }).toEqual({ write, text: whole.text });
-    expect({ write, warnings: streamed.warnings }).toEqual({ write, warnings: whole.warnings });
-    if (to === commonHarness) expect(commonStreamed(text, read)).toEqual(whole);
-    // The stream writer too (stream-json-stream-write.ts), after either read.
-    if (to.writeStream === undefined) continue;
-    for (const both of [
-      { read: "stream", write: "stream" },
-      { read: "whole", write: "stream" },
-    ] as const) {
-      const out = convertStreamed(text, streamJsonHarness, to, both, { read, write });
-      expect({ both, write, text: out.text }).toEqual({ both, write, text: whole.text });
-      expect({ both, write, warnings: out.warnings }).toEqual({
-        both,
-        write,
-        warnings: whole.warnings,
-      });
-    }
+    // The stream writer too, where there is one (stream-json-stream-write.ts), after either read.
+    expectSamePathsOf(text, streamJsonHarness, to, { read, write, label: { write } });
+    if (to !== commonHarness) continue;
+    const whole = wholeOrRefusal(text, streamJsonHarness, to, { read, write });
+    if (whole instanceof Error) expect(() => commonStreamed(text, read)).toThrow(whole.message);
+    else expect(commonStreamed(text, read)).toEqual(whole);
   }
 }
 
@@ -126,16 +84,8 @@ function written(transcript: Transcript, dialect: Dialect): string {
   return streamJsonCodec.serialize(streamJsonCodec.fromCommon(transcript, { dialect }));
 }
 
-function jsonlFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort()
-    .map((name) => path.join(directory, name));
-}
-
-const fixtures = jsonlFiles(fixturesDirectory);
-const real = jsonlFiles(realDirectory).filter((file) =>
+const fixtures = sessionFiles(fixturesDirectory);
+const real = sessionFiles(realDirectory).filter((file) =>
   streamJsonCodec.detect(readFileSync(file, "utf8")),
 );
 if (real.length === 0)

@@ -12,6 +12,26 @@ import type { Transcript } from "../model.js";
 import { signature } from "../signature.js";
 
 export { type SignatureEntry, signature } from "../signature.js";
+export {
+  collectingWriter,
+  countingInput,
+  droppingSubagents,
+  expectSameInSlices,
+  expectSamePaths,
+  fixtureCommonDocuments,
+  ignoringOptions,
+  longTranscript,
+  noFinalNewline,
+  type StreamPath,
+  sameWrite,
+  scratchDirectory,
+  sessionFiles,
+  streamPaths,
+  streamWrite,
+  type Written,
+  wholeOrRefusal,
+  wholeWrite,
+} from "./stream.js";
 
 /** Generated cases per property: TXCRIPT_LAW_RUNS, else 1000 (the CI budget). */
 export function lawRuns(fallback = 1000): number {

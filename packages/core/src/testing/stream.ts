@@ -1,0 +1,293 @@
+// The streaming law's test kit (each harness's *-stream*.test.ts): the
+// paths a conversion can take, required equal to the whole path (or refused
+// alike); a stream writer's text and warnings beside the whole write's;
+// inputs that count what was read from them; and broken writers the law
+// must catch. The law itself is in each harness's test; this is what they
+// all did the same way.
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, expect } from "vitest";
+import { type Warning, WarningCollector } from "../codec.js";
+import { TxcriptError } from "../errors.js";
+import type { AnyHarness, CodecOptions } from "../harness.js";
+import type { Transcript } from "../model.js";
+import {
+  collectTranscript,
+  type StreamInput,
+  type StreamPart,
+  type StreamWriter,
+  transcriptInput,
+  transcriptParts,
+} from "../stream.js";
+import {
+  convertStreamed,
+  convertWhole,
+  type PathOptions,
+  type PathResult,
+} from "../stream-check.js";
+import { readFileLines } from "../stream-lines.js";
+
+/** One way through a conversion: each leg streamed or whole. */
+export interface StreamPath {
+  read: "stream" | "whole";
+  write: "stream" | "whole";
+}
+
+/**
+ * The paths from → to other than the whole one, as far as the harnesses
+ * stream: read streamed and written whole, read and written streamed, read
+ * whole and written streamed (`only` keeps some of them).
+ */
+export function streamPaths(
+  from: AnyHarness,
+  to: AnyHarness,
+  only: (path: StreamPath) => boolean = () => true,
+): StreamPath[] {
+  const paths: StreamPath[] = [];
+  if (from.readStream !== undefined) paths.push({ read: "stream", write: "whole" });
+  if (to.writeStream !== undefined) {
+    if (from.readStream !== undefined) paths.push({ read: "stream", write: "stream" });
+    paths.push({ read: "whole", write: "stream" });
+  }
+  return paths.filter(only);
+}
+
+/** The whole path's result, or the TxcriptError it refuses with. */
+export function wholeOrRefusal(
+  text: string,
+  from: AnyHarness,
+  to: AnyHarness,
+  options: PathOptions = {},
+): PathResult | TxcriptError {
+  try {
+    return convertWhole(text, from, to, options);
+  } catch (error) {
+    if (!TxcriptError.isInstance(error)) throw error;
+    return error;
+  }
+}
+
+/**
+ * Every path in `paths` (default: streamPaths(from, to)) required equal to
+ * the whole path, text and warnings; a refused input refused by each with
+ * the same TxcriptError code and message. `label` names the case in a
+ * failure.
+ */
+export function expectSamePaths(
+  text: string,
+  from: AnyHarness,
+  to: AnyHarness,
+  options: PathOptions & { paths?: readonly StreamPath[]; label?: Record<string, unknown> } = {},
+): void {
+  const { paths = streamPaths(from, to), label = {}, ...pathOptions } = options;
+  const whole = wholeOrRefusal(text, from, to, pathOptions);
+  for (const which of paths) {
+    const named = { ...label, from: from.id, to: to.id, which };
+    if (whole instanceof Error) {
+      let error: unknown;
+      try {
+        convertStreamed(text, from, to, which, pathOptions);
+      } catch (caught) {
+        error = caught;
+      }
+      expect({ ...named, refused: TxcriptError.isInstance(error) }).toEqual({
+        ...named,
+        refused: true,
+      });
+      const streamed = error as TxcriptError;
+      expect({ ...named, code: streamed.code, message: streamed.message }).toEqual({
+        ...named,
+        code: whole.code,
+        message: whole.message,
+      });
+      continue;
+    }
+    const streamed = convertStreamed(text, from, to, which, pathOptions);
+    expect({ ...named, text: streamed.text }).toEqual({ ...named, text: whole.text });
+    expect({ ...named, warnings: streamed.warnings }).toEqual({
+      ...named,
+      warnings: whole.warnings,
+    });
+  }
+}
+
+/** A scratch directory removed after the file's tests. */
+export function scratchDirectory(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+/**
+ * The path `which` with the text read from a file in 7-byte slices,
+ * required equal to the whole path (the text and warnings both).
+ */
+export function expectSameInSlices(
+  text: string,
+  from: AnyHarness,
+  to: AnyHarness,
+  which: StreamPath,
+  options: PathOptions & { scratch: string; name?: string },
+): void {
+  const { scratch, name = "session.jsonl", ...pathOptions } = options;
+  const file = path.join(scratch, name);
+  writeFileSync(file, text);
+  const lines = () => readFileLines(file, { chunkBytes: 7 });
+  const streamed = convertStreamed(text, from, to, which, { ...pathOptions, lines });
+  expect({ file: name, which, ...streamed }).toEqual({
+    file: name,
+    which,
+    ...convertWhole(text, from, to, pathOptions),
+  });
+}
+
+/** The files in `directory` whose names match (never a .common.json), sorted; none when it is absent. */
+export function sessionFiles(directory: string, pattern: RegExp = /\.jsonl$/): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => pattern.test(name) && !name.endsWith(".common.json"))
+    .sort()
+    .map((name) => path.join(directory, name));
+}
+
+/** The fixtures' Common documents (fixtures/<harness>/*.common.json), of `harnesses` or of all. */
+export function fixtureCommonDocuments(repoRoot: string, harnesses?: readonly string[]): string[] {
+  const fixtures = path.join(repoRoot, "fixtures");
+  const names =
+    harnesses ??
+    readdirSync(fixtures, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  return names.flatMap((harness) => {
+    const directory = path.join(fixtures, harness);
+    if (!existsSync(directory)) return [];
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".common.json"))
+      .map((entry) => path.join(directory, entry.name))
+      .sort();
+  });
+}
+
+/** A text and its warnings, as a write gave them. */
+export interface Written {
+  text: string;
+  warnings: Warning[];
+}
+
+/** The whole write, serialize(fromCommon(t)), with its warnings collected. */
+export function wholeWrite(
+  harness: AnyHarness,
+  transcript: Transcript,
+  options: CodecOptions = {},
+): Written {
+  const collector = new WarningCollector();
+  const native = harness.codec.fromCommon(transcript, { ...options, onWarning: collector.add });
+  return { text: harness.codec.serialize(native), warnings: collector.warnings };
+}
+
+/** A stream writer's text and warnings for a transcript held whole (its parts, and their replay). */
+export function streamWrite(
+  writer: StreamWriter,
+  transcript: Transcript,
+  options: CodecOptions = {},
+): Written {
+  const collector = new WarningCollector();
+  const chunks = writer(transcriptInput(transcript), { ...options, onWarning: collector.add });
+  return { text: [...chunks].join(""), warnings: collector.warnings };
+}
+
+/** The law as a check, for controls: the stream write's text and warnings are the whole write's. */
+export function sameWrite(
+  harness: AnyHarness,
+  writer: StreamWriter,
+  transcript: Transcript,
+  options: CodecOptions = {},
+): boolean {
+  const whole = wholeWrite(harness, transcript, options);
+  const streamed = streamWrite(writer, transcript, options);
+  return (
+    streamed.text === whole.text &&
+    JSON.stringify(streamed.warnings) === JSON.stringify(whole.warnings)
+  );
+}
+
+/** Parts that count the messages read from them, and the replays asked for. */
+export function countingInput(transcript: Transcript): {
+  input: StreamInput;
+  read: () => number;
+  replays: () => number;
+} {
+  let read = 0;
+  let replays = 0;
+  const parts = function* (): Generator<StreamPart> {
+    for (const part of transcriptParts(transcript)) {
+      if (part.kind === "message") read += 1;
+      yield part;
+    }
+  };
+  return {
+    input: {
+      parts: parts(),
+      replay: () => {
+        replays += 1;
+        return transcriptParts(transcript);
+      },
+    },
+    read: () => read,
+    replays: () => replays,
+  };
+}
+
+/** `length` messages, user and assistant in turn, each one line of text. */
+export function longTranscript(length: number): Transcript {
+  const timestamp = "2026-01-01T00:00:00.000Z";
+  return {
+    meta: { id: "5b0c6a55-9d1f-4c4e-8d0b-6a1f3f0e2a11", timestamp, cwd: "/work/app" },
+    messages: Array.from({ length }, (_, index) => ({
+      role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: [{ type: "text" as const, text: `message ${index}` }],
+      timestamp,
+    })),
+  };
+}
+
+// Broken writers the law must catch (each harness's test shows it does).
+
+/** `writer` with the subagents left out, announced or not (and so their warnings). */
+export function droppingSubagents(writer: StreamWriter): StreamWriter {
+  const strip = (parts: Iterable<StreamPart>) =>
+    (function* (): Generator<StreamPart> {
+      for (const part of parts)
+        if (part.kind === "meta") yield { ...part, subagents: false };
+        else if (part.kind === "message") yield part;
+    })();
+  return (input, options) =>
+    writer({ parts: strip(input.parts), replay: () => strip(input.replay()) }, options);
+}
+
+/** `writer` given none of the write options but onWarning (the time of writing, a dialect, a cwd). */
+export function ignoringOptions(writer: StreamWriter): StreamWriter {
+  return (input, options) =>
+    writer(input, options.onWarning === undefined ? {} : { onWarning: options.onWarning });
+}
+
+/** `writer` without the text's final newline. */
+export function noFinalNewline(writer: StreamWriter): StreamWriter {
+  return (input, options) => {
+    const pieces = [...writer(input, options)];
+    const last = pieces.length - 1;
+    pieces[last] = (pieces[last] as string).replace(/\n$/, "");
+    return pieces;
+  };
+}
+
+/** A writer that holds the whole transcript before writing: the text is right, the memory is not. */
+export function collectingWriter(harness: AnyHarness): StreamWriter {
+  return function* (input, options) {
+    yield harness.codec.serialize(
+      harness.codec.fromCommon(collectTranscript(input.parts), options),
+    );
+  };
+}
