@@ -3,12 +3,11 @@
 // throws, keeps the transcript valid, changes nothing but the free text it
 // scans, removes every seeded secret, and a second pass finds nothing.
 import { type Block, type Json, type Message, type Subagent, Transcript } from "@txcript/core";
-import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactTranscript } from "./redact-transcript.js";
-import { fakeSecrets } from "./test-support.js";
+import { seededTranscriptArbitrary } from "./test-support.js";
 
 const free = "<free text>";
 
@@ -56,31 +55,7 @@ function fixedPart(transcript: Transcript): unknown {
 }
 
 /** The transcript with a fake secret appended to some text blocks, and the secrets used. */
-const seededTranscript = fc
-  .tuple(transcriptArbitrary(), fc.nat(), fc.nat({ max: 3 }))
-  .map(([generated, seed, every]) => {
-    // Generated values may share objects between runs: mutate a copy only.
-    const transcript = structuredClone(generated);
-    const f = fakeSecrets(seed);
-    const pool = [
-      f.githubClassic,
-      f.slackBot,
-      f.anthropic,
-      f.openai,
-      `AWS_SECRET_ACCESS_KEY=${f.awsSecretKey}`,
-      f.jwt,
-    ];
-    const secrets: string[] = [];
-    let count = 0;
-    for (const message of transcript.messages)
-      for (const block of message.content)
-        if (block.type === "text" && count++ % (every + 1) === 0) {
-          const secret = pool[secrets.length % pool.length] as string;
-          block.text = `${block.text} ${secret} `;
-          secrets.push(secret.replace("AWS_SECRET_ACCESS_KEY=", ""));
-        }
-    return { transcript, secrets };
-  });
+const seededTranscript = seededTranscriptArbitrary();
 
 describe("redactTranscript laws", () => {
   it("keeps the transcript valid and everything but free text identical; removes every seeded secret; is idempotent", async () => {

@@ -12,42 +12,17 @@ import {
   type Transcript,
   transcriptParts,
 } from "@txcript/core";
-import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planPartsRedaction } from "./redact-stream.js";
 import { type RedactOptions, redactTranscript } from "./redact-transcript.js";
-import { fakeSecrets, seededCorpus } from "./test-support.js";
+import { fakeSecrets, seededCorpus, seededTranscriptArbitrary } from "./test-support.js";
 
 /** A generated transcript with fakes in some texts, and a private key split across two texts. */
-const withSecrets = fc
-  .tuple(transcriptArbitrary(), fc.nat(), fc.nat({ max: 3 }))
-  .map(([generated, seed, every]) => {
-    const transcript = structuredClone(generated);
-    const f = fakeSecrets(seed);
-    const pool = [
-      f.githubClassic,
-      f.slackBot,
-      f.anthropic,
-      `AWS_SECRET_ACCESS_KEY=${f.awsSecretKey}`,
-    ];
-    const texts = transcript.messages.flatMap((message) =>
-      message.content.filter((block) => block.type === "text"),
-    );
-    texts.forEach((block, index) => {
-      if (index % (every + 1) === 0) block.text = `${block.text} ${pool[index % pool.length]} `;
-    });
-    // The two halves of a PEM block, at a line break, in consecutive texts.
-    const [first, second] = texts.slice(-2);
-    if (first !== undefined && second !== undefined) {
-      const lines = f.privateKey.split("\n");
-      const half = Math.floor(lines.length / 2);
-      first.text = `${first.text}\n${lines.slice(0, half).join("\n")}`;
-      second.text = `${lines.slice(half).join("\n")}\n${second.text}`;
-    }
-    return transcript;
-  });
+const withSecrets = seededTranscriptArbitrary({ splitPrivateKey: true }).map(
+  ({ transcript }) => transcript,
+);
 
 /** Both ways, side by side: the parts and the report. */
 async function bothWays(transcript: Transcript, options: RedactOptions = {}) {

@@ -3,6 +3,8 @@
 // generator) so this repository carries no literal that secret scanners
 // flag. None of them was ever a live credential.
 import type { Transcript } from "@txcript/core";
+import { transcriptArbitrary } from "@txcript/core/arbitraries";
+import fc from "fast-check";
 
 const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const lower = "abcdefghijklmnopqrstuvwxyz";
@@ -319,4 +321,49 @@ export function seededCorpus(seed: number): SeededCorpus {
     },
     survivors,
   };
+}
+
+/**
+ * A generated transcript (core's arbitraries, a copy: generated values may
+ * share objects between runs) with a fake secret appended to some of its
+ * text blocks, and those secrets as the text holds them. With
+ * `splitPrivateKey`, a private key's two halves, cut at a line break, also
+ * end the second-to-last text block and start the last (a secret split
+ * across messages).
+ */
+export function seededTranscriptArbitrary(
+  options: { splitPrivateKey?: boolean } = {},
+): fc.Arbitrary<{ transcript: Transcript; secrets: string[] }> {
+  return fc
+    .tuple(transcriptArbitrary(), fc.nat(), fc.nat({ max: 3 }))
+    .map(([generated, seed, every]) => {
+      const transcript = structuredClone(generated);
+      const f = fakeSecrets(seed);
+      const pool = [
+        f.githubClassic,
+        f.slackBot,
+        f.anthropic,
+        f.openai,
+        `AWS_SECRET_ACCESS_KEY=${f.awsSecretKey}`,
+        f.jwt,
+      ];
+      const secrets: string[] = [];
+      const texts = transcript.messages.flatMap((message) =>
+        message.content.filter((block) => block.type === "text"),
+      );
+      texts.forEach((block, index) => {
+        if (index % (every + 1) !== 0) return;
+        const secret = pool[secrets.length % pool.length] as string;
+        block.text = `${block.text} ${secret} `;
+        secrets.push(secret.replace("AWS_SECRET_ACCESS_KEY=", ""));
+      });
+      const [first, second] = texts.slice(-2);
+      if (options.splitPrivateKey === true && first !== undefined && second !== undefined) {
+        const lines = f.privateKey.split("\n");
+        const half = Math.floor(lines.length / 2);
+        first.text = `${first.text}\n${lines.slice(0, half).join("\n")}`;
+        second.text = `${lines.slice(half).join("\n")}\n${second.text}`;
+      }
+      return { transcript, secrets };
+    });
 }
