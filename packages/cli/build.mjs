@@ -32,6 +32,27 @@ const lightImports = {
   },
 };
 
+// zod re-exports every locale it ships (`z.locales`, ~370 KB of the 826 KB
+// chunk of core and zod that every command loads); txcript reads none but
+// the English one zod configures itself with. Each `locales/index.js` zod
+// imports becomes that one: measured by test/search-fast.test.ts (no other
+// locale in the bin) and docs/decisions/0008 (load time).
+const englishZodLocale = {
+  name: "english-zod-locale",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: path.join(args.resolveDir, "..", "locales", "en.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
 await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
 await build({
@@ -54,6 +75,6 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
   logLevel: "warning",
-  plugins: [lightImports],
+  plugins: [lightImports, englishZodLocale],
 });
 await chmod(new URL("./dist/txcript.js", import.meta.url), 0o755);

@@ -129,4 +129,16 @@ describe("the fast path's chunk", () => {
     const command = chunkSources(named("main-"));
     expect(command.sources.some((file) => file.includes("zod"))).toBe(true);
   });
+
+  it("bundles zod's English locale and no other (control: zod's classic API is bundled)", () => {
+    const sources = readdirSync(chunks).flatMap((name) =>
+      [...readFileSync(path.join(chunks, name), "utf8").matchAll(/^\/\/ (\S+)$/gm)].map(
+        (match) => match[1] as string,
+      ),
+    );
+    expect(sources.some((file) => file.endsWith("/zod/v4/classic/schemas.js"))).toBe(true);
+    const locales = sources.filter((file) => /\/zod\/v4\/locales\/[^/]+\.js$/.test(file));
+    expect(locales.length).toBeGreaterThan(0);
+    expect(locales.filter((file) => !file.endsWith("/locales/en.js"))).toEqual([]);
+  });
 });
