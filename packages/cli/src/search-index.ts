@@ -1,17 +1,13 @@
 // The CLI's search index: @txcript/search over every store of the registry,
 // at $XDG_CACHE_HOME/txcript/search.sqlite, refreshed before each use, with a
-// progress line on a terminal while sessions are (re)indexed.
+// progress line on a terminal while sessions are (re)indexed (search-refresh.ts).
 import { defaultIndexFile, type IndexSource, SearchIndex } from "@txcript/search";
 import { stores } from "./harnesses.js";
 import { type Io, write } from "./io.js";
+import { harnessSource, refreshShown, reportFailures } from "./search-refresh.js";
 
 export function indexSources(io: Io): IndexSource[] {
-  return stores(io.env).map(({ harness, store }) => ({
-    harness: harness.id,
-    store,
-    read: (native) => harness.codec.toCommon(native, harness.readOptions?.({}) ?? {}),
-    parse: (text, file) => harness.codec.parse(text, { file }),
-  }));
+  return stores(io.env).map(({ harness, store }) => harnessSource(harness, store));
 }
 
 export async function openFreshIndex(
@@ -23,20 +19,7 @@ export async function openFreshIndex(
   const { index, rebuilt } = await SearchIndex.open(file);
   if (rebuilt !== undefined && !options.quiet)
     await write(io.stderr, `txcript: rebuilding the search index (${rebuilt})\n`);
-  const tty = io.stderr.isTTY === true && !options.quiet;
-  let drawn = false;
-  const stats = await index.refresh(indexSources(io), (progress) => {
-    if (!tty || progress.total < 20) return;
-    io.stderr.write(`\r\u001b[Kindexing ${progress.done}/${progress.total} sessions…`);
-    drawn = true;
-  });
-  if (drawn) io.stderr.write("\r\u001b[K");
-  if (stats.failed.length > 0 && !options.quiet) {
-    const first = stats.failed[0];
-    await write(
-      io.stderr,
-      `txcript: could not index ${stats.failed.length} session${stats.failed.length === 1 ? "" : "s"} (${first?.path}: ${first?.reason})\n`,
-    );
-  }
+  const quiet = options.quiet === true;
+  await reportFailures(io, await refreshShown(io, index, indexSources(io), quiet), quiet);
   return index;
 }

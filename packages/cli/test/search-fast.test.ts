@@ -6,6 +6,7 @@
 // the full command.
 import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { bin, fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
 
@@ -55,23 +56,56 @@ describe("txcript search's fast path", () => {
     expect((await txcript(home, ["search", "exclusive"], only)).stdout).toContain(thread);
   });
 
-  it("falls back when a store changed, and the full path then sees the change", async () => {
+  it("after a store changed, refreshes it and answers as the full path does", async () => {
     await stock();
     expect((await txcript(home, ["search", "exclusive"], only)).code).toBe(0);
     const file = path.join(home.ampThreads, `${thread}.json`);
     const text = await fs.readFile(file, "utf8");
     await fs.writeFile(file, text.replace("exclusive", "exclusive quokkaword"));
-    expect((await txcript(home, ["search", "quokkaword"], only)).code).toBe(125);
-    const after = await txcript(home, ["search", "quokkaword"]);
-    expect(after.code, after.stderr).toBe(0);
-    expect(after.stdout).toContain(thread);
-    // Refreshed: the fast path answers again, with the new word.
     const fast = await txcript(home, ["search", "quokkaword"], only);
-    expect(fast.code).toBe(0);
-    expect(fast.stdout).toBe(after.stdout);
-    // A session added to another store (a new directory under its root) falls back too.
+    expect(fast.code, fast.stderr).toBe(0);
+    expect(fast.stdout).toContain(thread);
+    // The full path finds nothing left to refresh, and prints the same.
+    const after = await txcript(home, ["search", "quokkaword"], full);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toBe(fast.stdout);
+    expect(after.stderr).toBe(fast.stderr);
+    // A session added to another store (a new directory under its root): that store is
+    // discovered again, and the fast path answers too.
     await fs.mkdir(path.join(home.claudeConfig, "projects", "-tmp-x"), { recursive: true });
-    expect((await txcript(home, ["search", "quokkaword"], only)).code).toBe(125);
+    const added = await txcript(home, ["search", "quokkaword", "--json"], only);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(
+      (await txcript(home, ["search", "quokkaword", "--json"], full)).stdout,
+    );
+    // Removed in place of the change: the word is gone from both paths.
+    await fs.writeFile(file, text);
+    const gone = await txcript(home, ["search", "quokkaword"], only);
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toBe("");
+    expect(gone.stderr).toBe((await txcript(home, ["search", "quokkaword"], full)).stderr);
+  });
+
+  it("after a store changed, loads that store's harness and no other (control: the full path loads all)", async () => {
+    await stock();
+    const file = path.join(home.ampThreads, `${thread}.json`);
+    const text = await fs.readFile(file, "utf8");
+    const harnessPackages = ["amp", "claude-code", "codex", "gemini-cli", "opencode", "pi"];
+    const loadedHarnesses = async (env: Record<string, string>) => {
+      const { result, sources } = await withLoadedSources(home, ["search", "quokkaword"], env);
+      expect(result.code, result.stderr).toBe(0);
+      return harnessPackages.filter((name) =>
+        sources.some((file) => file.startsWith(`../${name}/`)),
+      );
+    };
+    await fs.writeFile(file, text.replace("exclusive", "exclusive quokkaword"));
+    expect(await loadedHarnesses(only.env)).toEqual(["amp"]);
+    await fs.mkdir(path.join(home.claudeConfig, "projects", "-tmp-x"), { recursive: true });
+    expect(await loadedHarnesses(only.env)).toEqual(["claude-code"]);
+    // Nothing changed: none at all.
+    expect(await loadedHarnesses(only.env)).toEqual([]);
+    await fs.writeFile(file, text);
+    expect(await loadedHarnesses(full.env)).toEqual(harnessPackages);
   });
 
   it("leaves options it does not take, and a moved store, to the full path", async () => {
@@ -94,6 +128,50 @@ describe("txcript search's fast path", () => {
     ).toBe(125);
   });
 });
+
+/**
+ * Run the bin with a module hook (Node's `module.register`) that lists every module it loads, and
+ * give the source files (esbuild's `// file` markers) of the chunks among them.
+ */
+async function withLoadedSources(
+  home: Home,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ result: Awaited<ReturnType<typeof txcript>>; sources: string[] }> {
+  const log = path.join(home.root, "loaded.txt");
+  const hooks = path.join(home.root, "hooks.mjs");
+  const register = path.join(home.root, "register.mjs");
+  await fs.writeFile(
+    hooks,
+    `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");
+  return resolved;
+}
+`,
+  );
+  await fs.writeFile(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  await fs.rm(log, { force: true });
+  const result = await txcript(home, args, {
+    env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
+  });
+  const loaded = new Set(
+    (await fs.readFile(log, "utf8"))
+      .split("\n")
+      .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
+      .map((url) => fileURLToPath(url)),
+  );
+  const sources = [...loaded].flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
+      (match) => match[1] as string,
+    ),
+  );
+  return { result, sources };
+}
 
 /** The source files (esbuild's `// file` markers) of a chunk and every chunk it imports statically. */
 function chunkSources(start: string): { sources: string[]; bytes: number } {

@@ -216,31 +216,44 @@ export class SearchIndex {
    * or has sessions, and nothing changed on disk since (freshness.ts).
    */
   unchangedSince(stores: readonly { harness: string; root: string }[]): boolean {
+    return this.changedSince(stores)?.length === 0;
+  }
+
+  /**
+   * The stores a refresh over stores with these roots would find changed on
+   * disk (none: nothing to do), when every store has a saved snapshot of that
+   * root and no other harness has one or has sessions; undefined otherwise
+   * (a store added, moved or never snapshotted: the caller refreshes them all).
+   * Each comparison is kept for a refresh right after in this process
+   * (freshness.ts, rememberDifference), which then makes no stat again.
+   */
+  changedSince(stores: readonly { harness: string; root: string }[]): string[] | undefined {
     const saved = this.#db.prepare("SELECT harness, data FROM snapshots").all() as {
       harness: string;
       data: string;
     }[];
-    if (saved.length !== stores.length) return false;
+    if (saved.length !== stores.length) return undefined;
     const byHarness = new Map(saved.map((row) => [row.harness, row.data]));
     const wanted = new Set(stores.map((store) => store.harness));
     const indexed = this.#db.prepare("SELECT DISTINCT harness FROM sessions").all() as {
       harness: string;
     }[];
-    if (indexed.some((row) => !wanted.has(row.harness))) return false;
-    if (stores.some((store) => !byHarness.has(store.harness))) return false;
-    // Every store is compared, and each comparison kept for a refresh right after in this process
-    // (freshness.ts, rememberDifference): when one changed, the full command's refresh then makes
-    // no stat again for the others.
-    let unchanged = true;
-    for (const store of stores) {
+    if (indexed.some((row) => !wanted.has(row.harness))) return undefined;
+    if (stores.some((store) => !byHarness.has(store.harness))) return undefined;
+    const snapshots = stores.map((store) => {
       const data = byHarness.get(store.harness) as string;
-      const snapshot = JSON.parse(data) as Snapshot;
-      if (snapshot.root !== store.root) return false;
+      return { store, data, snapshot: JSON.parse(data) as Snapshot };
+    });
+    if (snapshots.some(({ store, snapshot }) => snapshot.root !== store.root)) return undefined;
+    // Every store is compared (not only up to the first change): a refresh of the changed ones
+    // then takes the others' comparisons instead of making every stat again.
+    const changed: string[] = [];
+    for (const { store, data, snapshot } of snapshots) {
       const difference = compareSnapshot(snapshot);
       rememberDifference(this.file, store.harness, data, difference);
-      if (difference.kind !== "none") unchanged = false;
+      if (difference.kind !== "none") changed.push(store.harness);
     }
-    return unchanged;
+    return changed;
   }
 
   /** Delete an index and its WAL files. */

@@ -1,0 +1,27 @@
+// Each harness that keeps a store, loaded on its own: `import()` of that one
+// package, so a program that needs one harness (the CLI's search after one
+// store changed) compiles that harness's code and not every codec's. The
+// registry (index.ts) stays the one list; lazy.test.ts holds every loader
+// to the registry's harness of that id.
+import type { AnyHarness } from "@txcript/core";
+import type { storeRootHarnesses } from "./roots.js";
+
+/** The harness of each store of the default registry, by id, imported when first asked for. */
+export const storeHarnessLoaders: Record<
+  (typeof storeRootHarnesses)[number],
+  () => Promise<AnyHarness>
+> = {
+  amp: async () => (await import("@txcript/amp")).ampHarness,
+  opencode: async () => (await import("@txcript/opencode")).opencodeHarness,
+  claude_code: async () => (await import("@txcript/claude-code")).claudeCodeHarness,
+  codex: async () => (await import("@txcript/codex")).codexHarness,
+  pi: async () => (await import("@txcript/pi")).piHarness,
+  gemini_cli: async () => (await import("@txcript/gemini-cli")).geminiCliHarness,
+};
+
+/** The harness of a store by its id (undefined for one that keeps no store here). */
+export function loadStoreHarness(id: string): Promise<AnyHarness> | undefined {
+  return Object.hasOwn(storeHarnessLoaders, id)
+    ? storeHarnessLoaders[id as keyof typeof storeHarnessLoaders]()
+    : undefined;
+}
