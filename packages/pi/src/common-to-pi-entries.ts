@@ -33,18 +33,21 @@ export interface Writer {
   readonly toolNames: ReadonlyMap<string, string>;
   /** Whether the last entry written was a tool result (the next one then reads back into its message). */
   lastWasResult: boolean;
-  readonly messages: readonly Message[];
-  /** The message being written, the id of each message's first entry, and whether that entry joins a results message. */
+  /** The message being written and its index (none before the first and after the last). */
+  message: Message | undefined;
   index: number;
-  readonly firstEntries: (string | undefined)[];
-  readonly joinsResults: boolean[];
+  /** The messages from `start` up to the one being written, when held for a compaction to compare. */
+  readonly held: (start: number) => readonly Message[] | undefined;
+  /** The id of a message's first entry, and whether that entry joins a results message (kept while needed). */
+  readonly firstEntries: Map<number, string>;
+  readonly joinsResults: Set<number>;
 }
 
 /** A new entry id, noted as its message's first when it is. */
 export function nextId(writer: Writer): string {
   const id = writer.entryId();
-  if (writer.index >= 0 && writer.index < writer.messages.length)
-    writer.firstEntries[writer.index] ??= id;
+  if (writer.message !== undefined && !writer.firstEntries.has(writer.index))
+    writer.firstEntries.set(writer.index, id);
   return id;
 }
 
@@ -60,7 +63,7 @@ export function keptEntry(
 ): string | undefined {
   const history = block.history;
   const at = writer.index;
-  const message = writer.messages[at] as Message;
+  const message = writer.message as Message;
   if (
     history === undefined ||
     history.length === 0 ||
@@ -69,9 +72,10 @@ export function keptEntry(
   )
     return undefined;
   const start = at - history.length;
-  if (writer.joinsResults[start] === true || !jsonEqual(history, writer.messages.slice(start, at)))
+  const before = writer.held(start);
+  if (before === undefined || writer.joinsResults.has(start) || !jsonEqual(history, before))
     return undefined;
-  return writer.firstEntries[start];
+  return writer.firstEntries.get(start);
 }
 
 export function entry(
@@ -114,8 +118,8 @@ export function resultEntry(
   timestamp: string,
 ): string {
   // The message's first entry is this result, read back into the results message before it.
-  if (writer.firstEntries[writer.index] === undefined && writer.lastWasResult)
-    writer.joinsResults[writer.index] = true;
+  if (!writer.firstEntries.has(writer.index) && writer.lastWasResult)
+    writer.joinsResults.add(writer.index);
   writer.lastWasResult = true;
   return entry(writer, "message", timestamp, {
     message: {

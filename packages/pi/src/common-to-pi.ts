@@ -8,6 +8,7 @@ import {
   type ConversionOptions,
   type Json,
   type Message,
+  type Meta,
   stringifyJson,
   type Transcript,
   toCanonical,
@@ -145,37 +146,144 @@ function* assistantEntries(writer: Writer, message: Message): Generator<string> 
       : compactionEntry(writer, block as Block & { type: "compaction" }, message.timestamp);
 }
 
-function toolNamesOf(transcript: Transcript): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const message of transcript.messages)
-    for (const block of message.content)
-      if (block.type === "tool_use" && !names.has(block.id))
-        names.set(block.id, commonToolToPi(block.tool).name);
-  return names;
+/**
+ * What the lines need before the messages are written, found in one look
+ * over them: the thinking level entry near the top says whether any
+ * message thinks, a result names the tool of its call (which may come
+ * later), and a compaction keeps from an earlier entry only when its
+ * history equals the messages before it, so those are held until then.
+ */
+export interface PiPlan {
+  readonly messages: number;
+  /** How many subagents the transcript has (they are not written). */
+  readonly subagents: number;
+  readonly thinks: boolean;
+  /** Pi tool name of each call id (its first call), for toolResult.toolName. */
+  readonly toolNames: ReadonlyMap<string, string>;
+  /** Each compaction that may keep from an earlier message: the message it compares from, and its own. */
+  readonly windows: readonly { readonly start: number; readonly at: number }[];
+}
+
+/** A PiPlan built a message at a time (a transcript held whole, or a stream's replay). */
+export class PiPlanner {
+  #messages = 0;
+  #thinks = false;
+  readonly #toolNames = new Map<string, string>();
+  readonly #windows: { start: number; at: number }[] = [];
+
+  add(message: Message): void {
+    const at = this.#messages;
+    this.#messages += 1;
+    for (const block of message.content) {
+      if (block.type === "thinking") this.#thinks = true;
+      else if (block.type === "tool_use" && !this.#toolNames.has(block.id))
+        this.#toolNames.set(block.id, commonToolToPi(block.tool).name);
+    }
+    const only = message.content.length === 1 ? message.content[0] : undefined;
+    const length = only?.type === "compaction" ? (only.history?.length ?? 0) : 0;
+    if (length > 0 && length <= at) this.#windows.push({ start: at - length, at });
+  }
+
+  plan(subagents: number): PiPlan {
+    return {
+      messages: this.#messages,
+      subagents,
+      thinks: this.#thinks,
+      toolNames: this.#toolNames,
+      windows: this.#windows,
+    };
+  }
+}
+
+/** Whether two plans are the same (a stream's replay against its read). */
+export function samePlan(left: PiPlan, right: PiPlan): boolean {
+  return (
+    left.messages === right.messages &&
+    left.subagents === right.subagents &&
+    left.thinks === right.thinks &&
+    JSON.stringify(left.windows) === JSON.stringify(right.windows) &&
+    JSON.stringify([...left.toolNames]) === JSON.stringify([...right.toolNames])
+  );
+}
+
+/** The plan of a transcript held whole. */
+export function piPlanOf(transcript: Transcript): PiPlan {
+  const planner = new PiPlanner();
+  for (const message of transcript.messages) planner.add(message);
+  return planner.plan(transcript.subagents?.length ?? 0);
 }
 
 /**
- * The lines fromCommon writes, one text at a time (without its newline; the
- * session ends with one after the last line), so a caller can stream them to
- * a file. Losses are reported as the messages are reached.
+ * The messages a compaction may compare, held from the first message of its
+ * window until it is written, and let go after: the rest pass through.
  */
-export function* commonToPiLines(
-  transcript: Transcript,
+class HeldMessages {
+  readonly #windows: PiPlan["windows"];
+  readonly #held = new Map<number, Message>();
+  /** Message index → the held messages to let go once it is written. */
+  readonly #release = new Map<number, number[]>();
+  readonly starts: ReadonlySet<number>;
+
+  constructor(windows: PiPlan["windows"]) {
+    this.#windows = windows;
+    this.starts = new Set(windows.map((window) => window.start));
+  }
+
+  /** Holds message `index` if a later compaction compares it. */
+  hold(index: number, message: Message): void {
+    let until = -1;
+    for (const { start, at } of this.#windows)
+      if (start <= index && index < at && at > until) until = at;
+    if (until < 0) return;
+    this.#held.set(index, message);
+    const bucket = this.#release.get(until);
+    if (bucket === undefined) this.#release.set(until, [index]);
+    else bucket.push(index);
+  }
+
+  /** Lets go of what the compaction at `index` was the last to compare. */
+  written(index: number): void {
+    for (const held of this.#release.get(index) ?? []) this.#held.delete(held);
+    this.#release.delete(index);
+  }
+
+  /** The held messages from `start` up to `at` (not included), or undefined when one is not held. */
+  range(start: number, at: number): Message[] | undefined {
+    const range: Message[] = [];
+    for (let index = start; index < at; index += 1) {
+      const message = this.#held.get(index);
+      if (message === undefined) return undefined;
+      range.push(message);
+    }
+    return range;
+  }
+}
+
+/**
+ * The lines of a session, one text at a time (without its newline; the
+ * session ends with one after the last line), from its meta, its messages
+ * as they come (iterated once) and their plan. Losses are reported as the
+ * messages are reached. The whole writer and the stream writer both write
+ * through this.
+ */
+export function* piLinesOf(
+  meta: Meta,
+  messages: Iterable<Message>,
+  plan: PiPlan,
   options?: PiWriteOptions,
 ): Generator<string> {
-  const { meta, messages } = transcript;
   const sessionId = piSessionId(meta.id);
   if (sessionId !== meta.id)
     warn(options, piLoss.foreignSessionId, `session id ${meta.id} became ${sessionId}`);
   if (meta.gitBranch !== undefined || meta.cliVersion !== undefined)
     warn(options, piLoss.metaFields, "the git branch and CLI version are not written");
-  if (transcript.subagents !== undefined)
+  if (plan.subagents > 0)
     warn(
       options,
       piLoss.subagents,
       "subagent conversations are not written",
       undefined,
-      Math.max(1, transcript.subagents.length),
+      plan.subagents,
     );
   const cwd = options?.cwd ?? meta.cwd;
   yield print({
@@ -198,29 +306,28 @@ export function* commonToPiLines(
       }
     }
   };
+  const held = new HeldMessages(plan.windows);
   const writer: Writer = {
     options,
     entryId,
     parent: null,
-    toolNames: toolNamesOf(transcript),
+    toolNames: plan.toolNames,
     lastWasResult: false,
-    messages,
+    message: undefined,
     index: -1,
-    firstEntries: [],
-    joinsResults: [],
+    held: (start) => held.range(start, writer.index),
+    firstEntries: new Map(),
+    joinsResults: new Set(),
   };
   // The session model only: pi itself takes the model to resume with from the last assistant message.
   const modelId = meta.model ?? "";
   if (meta.model === "") warn(options, piLoss.emptyModel, "an empty model name reads back as none");
-  const thinks = messages.some((message) =>
-    message.content.some((block) => block.type === "thinking"),
-  );
   yield entry(writer, "model_change", meta.timestamp, {
     provider: guessProvider(modelId),
     modelId,
   });
   yield entry(writer, "thinking_level_change", meta.timestamp, {
-    thinkingLevel: thinks ? "medium" : "off",
+    thinkingLevel: plan.thinks ? "medium" : "off",
   });
   if (meta.lineage !== undefined) {
     // pi's own custom entries put customType and data before the envelope.
@@ -235,21 +342,43 @@ export function* commonToPiLines(
     });
     writer.parent = id;
   }
-  for (const [index, message] of messages.entries()) {
-    writer.index = index;
-    writer.joinsResults[index] = false;
+  let last: Message | undefined;
+  for (const message of messages) {
+    writer.index += 1;
+    writer.message = message;
     if (message.role === "user") yield* userEntries(writer, message);
     else yield* assistantEntries(writer, message);
+    const index = writer.index;
+    held.hold(index, message);
+    held.written(index);
+    // Only a compaction's first message needs its first entry later.
+    if (!held.starts.has(index)) {
+      writer.firstEntries.delete(index);
+      writer.joinsResults.delete(index);
+    }
+    last = message;
   }
-  writer.index = messages.length;
+  writer.message = undefined;
   if (meta.title !== undefined) {
     if (meta.title.trim() === "")
       warn(options, piLoss.blankTitle, "a blank title reads back as none");
     else
-      yield entry(writer, "session_info", messages.at(-1)?.timestamp ?? meta.timestamp, {
+      yield entry(writer, "session_info", last?.timestamp ?? meta.timestamp, {
         name: meta.title,
       });
   }
+}
+
+/**
+ * The lines fromCommon writes, one text at a time (without its newline; the
+ * session ends with one after the last line), so a caller can stream them to
+ * a file. Losses are reported as the messages are reached.
+ */
+export function commonToPiLines(
+  transcript: Transcript,
+  options?: PiWriteOptions,
+): Generator<string> {
+  return piLinesOf(transcript.meta, transcript.messages, piPlanOf(transcript), options);
 }
 
 export function commonToPi(transcript: Transcript, options?: PiWriteOptions): PiSession {

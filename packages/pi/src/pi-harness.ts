@@ -1,8 +1,9 @@
 // pi as a harness: the tree JSONL codec, the ~/.pi/agent/sessions store, a
 // reader that streams line by line (pi-stream.ts), a writer that streams
-// line by line, and `pi --session <id>` (run in the session's cwd, which
-// must exist: continue writes the target directory), and pi's own offline
-// check of a saved session (pi-verify.ts).
+// message by message from parts (pi-stream-write.ts) or line by line from
+// a whole transcript, and `pi --session <id>` (run in the session's cwd,
+// which must exist: continue writes the target directory), and pi's own
+// offline check of a saved session (pi-verify.ts).
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToPiLines } from "./common-to-pi.js";
 import { piCodec } from "./pi-codec.js";
@@ -11,6 +12,7 @@ import { piProject } from "./pi-project.js";
 import type { PiSession } from "./pi-schema.js";
 import { PiStore } from "./pi-store.js";
 import { piReadStream } from "./pi-stream.js";
+import { piWriteStream } from "./pi-stream-write.js";
 import { piProgramCheck } from "./pi-verify.js";
 
 export const piHarness: HarnessDefinition<PiSession> = {
@@ -21,6 +23,7 @@ export const piHarness: HarnessDefinition<PiSession> = {
   extension: ".jsonl",
   project: (transcript) => piProject(transcript),
   readStream: piReadStream,
+  writeStream: piWriteStream,
   *serializeChunks(transcript, options) {
     for (const line of commonToPiLines(transcript, options)) yield `${line}\n`;
   },
