@@ -7,6 +7,7 @@ import {
   type BudgetResult,
   blockText,
   estimateTokens,
+  Fits,
   fitMessages,
   fitToBudget,
   type TokenCounter,
@@ -280,5 +281,102 @@ describe("fitMessages (two passes) and fitToBudget", () => {
     expect(() =>
       fitMessages(() => (reads++ === 0 ? [long, long] : [long]), 10, estimateTokens),
     ).toThrow(/read differently the second time/);
+  });
+});
+
+describe("BudgetFit's cost", () => {
+  it("counts each block's text once when measuring, and each cut once (not once a stage)", () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const output = `${"output line ".repeat(1000)}end`;
+    const pasted = `${"pasted words ".repeat(1000)}end`;
+    const transcript: Transcript = {
+      meta: { id: "once", timestamp: at },
+      messages: [
+        {
+          role: "user",
+          timestamp: at,
+          content: [
+            { type: "text", text: pasted },
+            { type: "text", text: "short question" },
+          ],
+        },
+        {
+          role: "assistant",
+          timestamp: at,
+          content: [
+            { type: "thinking", text: "mull it over" },
+            { type: "tool_use", id: "call-1", tool: { name: "Bash", input: { command: "ls" } } },
+          ],
+        },
+        {
+          role: "user",
+          timestamp: at,
+          content: [{ type: "tool_result", toolUseId: "call-1", content: output, isError: false }],
+        },
+        { role: "assistant", timestamp: at, content: [{ type: "text", text: output }] },
+      ],
+    };
+    const counted = new Map<string, number>();
+    const count: TokenCounter = (text) => {
+      counted.set(text, (counted.get(text) ?? 0) + 1);
+      return estimateTokens(text);
+    };
+    const options = { longTokens: 100, keepChars: 50 };
+    // A budget the whole fits: measuring is all the counting there is.
+    const result = fitMessages(() => transcript.messages, 1_000_000, count, options);
+    expect(result.cuts).toEqual([]);
+    expect(counted.get(pasted)).toBe(1);
+    // The output is counted once as a tool result and once as the assistant's text.
+    expect(counted.get(output)).toBe(2);
+    expect([...counted.values()].every((times) => times <= 2)).toBe(true);
+    // Counted once or not, the fit is the one-pass fit's.
+    for (const budget of [0, 100, 600, 3000, 5000]) {
+      const expected = referenceFit(transcript, budget, estimateTokens, options);
+      expect(fitToBudget(transcript, budget, estimateTokens, options)).toEqual(expected);
+    }
+  });
+
+  it("Fits keeps each message's counts, flags and cuts as measured", () => {
+    const cut = fc.record({ tokens: fc.nat(), kept: fc.nat() });
+    const fit = fc.record({
+      tokens: fc.tuple(
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.double({ min: 0, max: 2 ** 53, noNaN: true }),
+      ),
+      thinking: fc.array(cut, { maxLength: 1 }),
+      tool: fc.array(cut, { maxLength: 4 }),
+      text: fc.array(cut, { maxLength: 4 }),
+      prompt: fc.boolean(),
+      context: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(fit, { maxLength: 3000 }), (measured) => {
+        const fits = new Fits();
+        for (const m of measured)
+          fits.push({
+            tokens: m.tokens,
+            cuts: [
+              m.thinking.map((c) => ({ what: "thinking" as const, ...c })),
+              m.tool.map((c) => ({ what: "tool-output" as const, ...c })),
+              m.text.map((c) => ({ what: "long-text" as const, ...c })),
+            ],
+            prompt: m.prompt,
+            context: m.context,
+          });
+        expect(fits.length).toBe(measured.length);
+        measured.forEach((m, index) => {
+          for (let stage = 0; stage < 4; stage += 1)
+            expect(fits.tokens(index, stage)).toBe(m.tokens[stage]);
+          expect(fits.prompt(index)).toBe(m.prompt);
+          expect(fits.context(index)).toBe(m.context);
+          expect(fits.cuts(index, 1)).toEqual(m.thinking.map((c) => ({ what: "thinking", ...c })));
+          expect(fits.cuts(index, 2)).toEqual(m.tool.map((c) => ({ what: "tool-output", ...c })));
+          expect(fits.cuts(index, 3)).toEqual(m.text.map((c) => ({ what: "long-text", ...c })));
+        });
+      }),
+      lawParameters(50),
+    );
   });
 });

@@ -6,6 +6,7 @@
 import { TxcriptError } from "./errors.js";
 import type { Json } from "./json.js";
 import type { Block, Message, Transcript } from "./model.js";
+import { IntColumn, NumberColumn, StringIds } from "./stream-intern.js";
 import { toCanonical } from "./tools.js";
 
 /** Counts the tokens of a text (a real tokenizer, or an estimate). */
@@ -133,26 +134,39 @@ export interface MessageFit {
 
 type FitCut = Omit<BudgetCut, "ordinal">;
 
-/** Whether a block is cut by `stage` in a message of `role`, and to what. */
+/**
+ * Whether a block is cut by `stage` in a message of `role`, and to what.
+ * `tokens` is the block's count when the caller has it (measureMessage
+ * counted it already: a long text is counted once, not once a stage).
+ */
 function shrunk(
   block: Block,
   role: Message["role"],
   stage: Exclude<Stage, "thinking">,
   settings: FitSettings,
+  tokens?: number,
 ): { block: Block; cut: FitCut } | undefined {
   const { count, longTokens, keep } = settings;
   if (stage === "tool-output" && block.type === "tool_result") {
     const text = blockText(block);
-    const tokens = count(text);
-    if (tokens <= longTokens || text.length <= 2 * keep + 200) return undefined;
+    if (text.length <= 2 * keep + 200) return undefined;
+    const whole = tokens ?? count(text);
+    if (whole <= longTokens) return undefined;
     const cut = cutMiddle(text, keep);
-    return { block: { ...block, content: cut }, cut: { what: stage, tokens, kept: count(cut) } };
+    return {
+      block: { ...block, content: cut },
+      cut: { what: stage, tokens: whole, kept: count(cut) },
+    };
   }
   if (stage === "long-text" && block.type === "text" && role === "user") {
-    const tokens = count(block.text);
-    if (tokens <= longTokens || block.text.length <= 2 * keep + 200) return undefined;
+    if (block.text.length <= 2 * keep + 200) return undefined;
+    const whole = tokens ?? count(block.text);
+    if (whole <= longTokens) return undefined;
     const cut = cutMiddle(block.text, keep);
-    return { block: { ...block, text: cut }, cut: { what: stage, tokens, kept: count(cut) } };
+    return {
+      block: { ...block, text: cut },
+      cut: { what: stage, tokens: whole, kept: count(cut) },
+    };
   }
   return undefined;
 }
@@ -173,13 +187,13 @@ function measureMessage(message: Message, settings: FitSettings): MessageFit {
       thinking += tokens;
       continue;
     }
-    const tool = shrunk(block, message.role, "tool-output", settings);
+    const tool = shrunk(block, message.role, "tool-output", settings, tokens);
     if (tool !== undefined) {
       cuts[1].push(tool.cut);
       toolSaved += tool.cut.tokens - tool.cut.kept;
       continue;
     }
-    const text = shrunk(block, message.role, "long-text", settings);
+    const text = shrunk(block, message.role, "long-text", settings, tokens);
     if (text !== undefined) {
       cuts[2].push(text.cut);
       textSaved += text.cut.tokens - text.cut.kept;
@@ -200,6 +214,74 @@ function measureMessage(message: Message, settings: FitSettings): MessageFit {
   };
 }
 
+const cutKinds = ["thinking", "tool-output", "long-text"] as const;
+
+/**
+ * The fits of a conversation's messages, packed: per message its four
+ * token counts and two flags, and the cuts it would take as rows of three
+ * numbers (the stage, the tokens before, the tokens kept) in the message's
+ * order. A session of half a million messages costs a few dozen bytes a
+ * message here, not an object with four arrays each.
+ */
+export class Fits {
+  /** Four a message: MessageFit.tokens. */
+  readonly #tokens = new NumberColumn(4096);
+  /** Bit 1: a prompt; bit 2: context. */
+  readonly #flags = new IntColumn(1024);
+  /** Where each message's cuts start in the cut rows; one more at the end. */
+  readonly #cutStarts = new IntColumn(1024);
+  /** The cut rows: stage (1–3), tokens and kept, each. */
+  readonly #cutStages = new IntColumn(1024);
+  readonly #cutNumbers = new NumberColumn(2048);
+
+  constructor() {
+    this.#cutStarts.push(0);
+  }
+
+  get length(): number {
+    return this.#flags.length;
+  }
+
+  push(fit: MessageFit): void {
+    for (const tokens of fit.tokens) this.#tokens.push(tokens);
+    this.#flags.push((fit.prompt ? 1 : 0) | (fit.context ? 2 : 0));
+    for (let stage = 1; stage <= 3; stage += 1)
+      for (const cut of fit.cuts[stage - 1] as FitCut[]) {
+        this.#cutStages.push(stage);
+        this.#cutNumbers.push(cut.tokens);
+        this.#cutNumbers.push(cut.kept);
+      }
+    this.#cutStarts.push(this.#cutStages.length);
+  }
+
+  /** The tokens of message `index` after `stage` (0: as it stands). */
+  tokens(index: number, stage: number): number {
+    return this.#tokens.at(index * 4 + stage);
+  }
+
+  prompt(index: number): boolean {
+    return (this.#flags.at(index) & 1) !== 0;
+  }
+
+  context(index: number): boolean {
+    return (this.#flags.at(index) & 2) !== 0;
+  }
+
+  /** What `stage` (1–3) cuts of message `index`, in the order measureMessage found them. */
+  cuts(index: number, stage: number): FitCut[] {
+    const cuts: FitCut[] = [];
+    const end = this.#cutStarts.at(index + 1);
+    for (let row = this.#cutStarts.at(index); row < end; row += 1)
+      if (this.#cutStages.at(row) === stage)
+        cuts.push({
+          what: cutKinds[stage - 1] as FitCut["what"],
+          tokens: this.#cutNumbers.at(row * 2),
+          kept: this.#cutNumbers.at(row * 2 + 1),
+        });
+    return cuts;
+  }
+}
+
 /**
  * How far fitting goes, from the messages' fits alone: `stage` 0 when the
  * whole fits; 1–3 when it fits once that stage ran over the messages before
@@ -214,7 +296,7 @@ export interface FitPlan {
   limit: number;
 }
 
-function planFit(fits: readonly MessageFit[], limit: number): FitPlan {
+function planFit(fits: Fits, limit: number): FitPlan {
   const plan = (stage: FitPlan["stage"], stop: number): FitPlan => ({
     stage,
     stop,
@@ -222,35 +304,34 @@ function planFit(fits: readonly MessageFit[], limit: number): FitPlan {
     cutTo: 0,
     limit,
   });
+  const length = fits.length;
   let total = 0;
-  for (const fit of fits) total += fit.tokens[0];
+  for (let index = 0; index < length; index += 1) total += fits.tokens(index, 0);
   if (total <= limit) return plan(0, 0);
   // Each stage runs oldest first and stops as soon as the whole fits.
   for (let stage = 1; stage <= 3; stage += 1) {
-    for (let index = 0; index < fits.length; index += 1) {
+    for (let index = 0; index < length; index += 1) {
       if (total <= limit) return plan(stage as 1 | 2 | 3, index);
-      const tokens = (fits[index] as MessageFit).tokens;
-      total += (tokens[stage] as number) - (tokens[stage - 1] as number);
+      total += fits.tokens(index, stage) - fits.tokens(index, stage - 1);
     }
   }
-  if (total <= limit) return plan(3, fits.length);
+  if (total <= limit) return plan(3, length);
   // Whole oldest turns: leading context messages stay, and the last turn.
   let head = 0;
-  while (head < fits.length && fits[head]?.context) head += 1;
+  while (head < length && fits.context(head)) head += 1;
   let cutTo = head;
   let started = false;
-  for (let start = head; start < fits.length; start += 1) {
-    if (!fits[start]?.prompt) continue;
+  for (let start = head; start < length; start += 1) {
+    if (!fits.prompt(start)) continue;
     if (!started) {
       started = true;
       continue;
     }
     if (total <= limit) break;
-    for (let index = cutTo; index < start; index += 1)
-      total -= (fits[index] as MessageFit).tokens[3];
+    for (let index = cutTo; index < start; index += 1) total -= fits.tokens(index, 3);
     cutTo = Math.max(cutTo, start);
   }
-  return { stage: 4, stop: fits.length, head, cutTo, limit };
+  return { stage: 4, stop: length, head, cutTo, limit };
 }
 
 /** Whether `plan` runs `stage` (1–3) over the message at `index`. */
@@ -283,20 +364,22 @@ function shrinkMessage(
  * A fit fed one message at a time, in two passes over the conversation from
  * its start: `measure` each message, then `keep` each again (the first
  * `keep` plans the fit), then `result()`. Only what stays is held, with each
- * message's measure (a few numbers, and the cuts it would take), so a
- * session too long to hold whole fits in memory that grows with its
- * message count (and the ids of the calls left out), not its size. The
- * result is fitToBudget's for the same messages.
+ * message's measure (a few numbers, and the cuts it would take, packed in
+ * Fits), so a session too long to hold whole fits in memory that grows
+ * with its message count (and the ids of the calls left out, packed in
+ * StringIds), not its size. The result is fitToBudget's for the same
+ * messages.
  */
 export class BudgetFit {
   readonly #settings: FitSettings;
   readonly #limit: number;
-  readonly #fits: MessageFit[] = [];
+  readonly #fits = new Fits();
   #plan: FitPlan | undefined;
   #index = 0;
   readonly #entries: { ordinal: number; message: Message; tokens: number }[] = [];
+  /** The calls of the messages that stay (few: the budget's), and of those left out (many). */
   readonly #keptCalls = new Set<string>();
-  readonly #leftCalls = new Set<string>();
+  readonly #leftCalls = new StringIds();
 
   constructor(budget: number, count: TokenCounter, options: BudgetOptions = {}) {
     this.#settings = fitSettings(count, options);
@@ -314,18 +397,20 @@ export class BudgetFit {
     this.#plan ??= planFit(this.#fits, this.#limit);
     const plan = this.#plan;
     const index = this.#index;
-    const fit = this.#fits[index];
-    if (fit === undefined) throw changed();
+    if (index >= this.#fits.length) throw changed();
     this.#index += 1;
     const stays = kept(plan, index);
     for (const block of message.content)
-      if (block.type === "tool_use") (stays ? this.#keptCalls : this.#leftCalls).add(block.id);
+      if (block.type === "tool_use") {
+        if (stays) this.#keptCalls.add(block.id);
+        else this.#leftCalls.id(block.id);
+      }
     if (!stays) return;
     const stage = [1, 2, 3].filter((s) => runs(plan, s, index)).length;
     this.#entries.push({
       ordinal: index + 1,
       message: shrinkMessage(message, index, plan, this.#settings),
-      tokens: fit.tokens[stage] as number,
+      tokens: this.#fits.tokens(index, stage),
     });
   }
 
@@ -337,14 +422,12 @@ export class BudgetFit {
     if (this.#index !== fits.length) throw changed();
     const { count, imageTokens } = this.#settings;
     let before = 0;
-    for (const fit of fits) before += fit.tokens[0];
+    for (let at = 0; at < fits.length; at += 1) before += fits.tokens(at, 0);
     // The cuts, in the order the stages make them: each stage oldest first, then turns, then orphans.
     const cuts: BudgetCut[] = [];
     for (let stage = 1; stage <= 3; stage += 1)
-      fits.forEach((fit, at) => {
-        if (runs(plan, stage, at))
-          for (const cut of fit.cuts[stage - 1] as FitCut[]) cuts.push({ ordinal: at + 1, ...cut });
-      });
+      for (let at = 0; at < fits.length && runs(plan, stage, at); at += 1)
+        for (const cut of fits.cuts(at, stage)) cuts.push({ ordinal: at + 1, ...cut });
     let entries = this.#entries;
     let total = entries.reduce((sum, entry) => sum + entry.tokens, 0);
     if (plan.stage === 4) {
@@ -352,16 +435,15 @@ export class BudgetFit {
         cuts.push({
           ordinal: at + 1,
           what: "turn",
-          tokens: (fits[at] as MessageFit).tokens[3],
+          tokens: fits.tokens(at, 3),
           kept: 0,
         });
       // Results whose call went with a dropped turn would be orphans: they go too.
-      const left = new Set(this.#leftCalls);
-      for (const id of this.#keptCalls) left.delete(id);
+      const left = (id: string) => this.#leftCalls.find(id) !== -1 && !this.#keptCalls.has(id);
       const remaining: typeof entries = [];
       for (const entry of entries) {
         const orphans = entry.message.content.filter(
-          (block) => block.type === "tool_result" && left.has(block.toolUseId),
+          (block) => block.type === "tool_result" && left(block.toolUseId),
         );
         if (orphans.length === 0) {
           remaining.push(entry);

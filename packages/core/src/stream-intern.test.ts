@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IntColumn, StringIds } from "./stream-intern.js";
+import { IntColumn, NumberColumn, StringIds } from "./stream-intern.js";
 import { lawParameters } from "./testing/index.js";
 
 describe("StringIds", () => {
@@ -41,5 +41,15 @@ describe("StringIds", () => {
     expect(column.at(4999)).toBe(4999 * 3 - 7);
     column.set(3, 42);
     expect(column.at(3)).toBe(42);
+  });
+
+  it("NumberColumn grows and keeps its values, past int32 and fractions", () => {
+    const column = new NumberColumn(1);
+    const values = [0, -1, 2 ** 31, 2 ** 40 + 3, 0.5, Number.MAX_SAFE_INTEGER];
+    for (let index = 0; index < 5000; index += 1)
+      column.push((values[index % values.length] as number) + index);
+    expect(column.length).toBe(5000);
+    for (let index = 0; index < 5000; index += 1)
+      expect(column.at(index)).toBe((values[index % values.length] as number) + index);
   });
 });

@@ -138,3 +138,34 @@ export class IntColumn {
     this.#values[index] = value;
   }
 }
+
+function growFloat(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
+  const grown = new Float64Array(length);
+  grown.set(array);
+  return grown;
+}
+
+/** A growable column of numbers (float64: any integer a count can reach, exactly). */
+export class NumberColumn {
+  #values: Float64Array;
+  #length = 0;
+
+  constructor(capacity = 1024) {
+    this.#values = new Float64Array(Math.max(1, capacity));
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(value: number): void {
+    if (this.#length === this.#values.length)
+      this.#values = growFloat(this.#values, this.#values.length * 2);
+    this.#values[this.#length] = value;
+    this.#length += 1;
+  }
+
+  at(index: number): number {
+    return this.#values[index] as number;
+  }
+}
