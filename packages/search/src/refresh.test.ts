@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { commonCodec, type Discovered, type Store } from "@txcript/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writerThread } from "./refresh.js";
 import { type IndexSource, SearchIndex } from "./search-index.js";
 import { DirectoryStore, directorySource, session, writeSession } from "./test-support/sources.js";
 
@@ -250,5 +251,78 @@ describe("refresh", () => {
     }));
     expect(second).toEqual({ indexed: 1, sigma: ["o1"] });
     expect(counts.discover).toBe(1);
+  });
+
+  it("writes many sessions from a second thread into the same rows as from this one", async () => {
+    for (let n = 3; n <= 60; n += 1)
+      await writeSession(
+        sessions,
+        session(`s${n}`, [`eta ${n} Café crème`, `theta ${"filler ".repeat(n)}`, `iota ${n}`]),
+      );
+    await fs.writeFile(path.join(sessions, "s33.common.json"), "{ not json");
+    const threads = { ...writerThread };
+    const build = async (target: string, minSessions: number) => {
+      Object.assign(writerThread, { minSessions, minBytes: Number.POSITIVE_INFINITY });
+      const started = writerThread.started;
+      const { index } = await SearchIndex.open(target);
+      try {
+        const stats = await index.refresh([directorySource("common", sessions)]);
+        const hits = ["eta", "cafe creme", '"theta filler"', "iota 41"].map((query) =>
+          index.search(query, { limit: 100 }),
+        );
+        return { stats, hits, threads: writerThread.started - started };
+      } finally {
+        index.close();
+        Object.assign(writerThread, threads, { started: writerThread.started });
+      }
+    };
+    const rowsOf = async (target: string) => {
+      const Sqlite = (await import("better-sqlite3")).default;
+      const db = new Sqlite(target, { readonly: true });
+      try {
+        return {
+          sessions: db.prepare("SELECT * FROM sessions ORDER BY key").all(),
+          messages: db.prepare("SELECT rowid, * FROM messages ORDER BY rowid").all(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const here = await build(path.join(root, "here.sqlite"), Number.POSITIVE_INFINITY);
+    const thread = await build(path.join(root, "thread.sqlite"), 1);
+    expect(here.threads).toBe(0);
+    expect(thread.threads).toBe(1);
+    expect(thread.stats).toEqual(here.stats);
+    expect(thread.stats.indexed).toBe(59);
+    expect(thread.stats.failed.map((failure) => failure.id)).toEqual(["s33"]);
+    expect(thread.hits).toEqual(here.hits);
+    expect(thread.hits[0]?.length).toBe(57);
+    const written = await rowsOf(path.join(root, "thread.sqlite"));
+    expect(written).toEqual(await rowsOf(path.join(root, "here.sqlite")));
+    expect(written.messages.length).toBe(2 + 1 + 57 * 3);
+  });
+
+  it("stops the writer thread when a refresh fails, leaving the index usable", async () => {
+    for (let n = 3; n <= 40; n += 1) await writeSession(sessions, session(`s${n}`, [`kappa ${n}`]));
+    const threads = { ...writerThread };
+    Object.assign(writerThread, { minSessions: 1 });
+    try {
+      const started = writerThread.started;
+      const failing = withIndex((index) =>
+        index.refresh([directorySource("common", sessions)], (progress) => {
+          if (progress.done === 20) throw new Error("stopped at 20");
+        }),
+      );
+      await expect(failing).rejects.toThrow("stopped at 20");
+      expect(writerThread.started - started).toBe(1);
+      const again = await withIndex(async (index) => ({
+        stats: await index.refresh([directorySource("common", sessions)]),
+        kappa: index.search("kappa", { limit: 100 }).length,
+      }));
+      expect(again.stats.failed).toEqual([]);
+      expect(again.kappa).toBe(38);
+    } finally {
+      Object.assign(writerThread, threads, { started: writerThread.started });
+    }
   });
 });

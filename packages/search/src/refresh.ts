@@ -22,8 +22,14 @@ import { promises as fs } from "node:fs";
 import type { Discovered } from "@txcript/core";
 import { loadDirect } from "./direct-load.js";
 import { compareSnapshot, recallDifference, type Snapshot, takeSnapshot } from "./freshness.js";
-import type { IndexSource, RefreshProgress, RefreshStats } from "./search-index.js";
-import { type IndexedMessage, sessionTexts } from "./session-text.js";
+import { rowWriter, startWriterThread, type WriteFailure, type WriteItem } from "./index-writer.js";
+import {
+  type IndexSource,
+  type RefreshProgress,
+  type RefreshStats,
+  writerTarget,
+} from "./search-index.js";
+import { sessionTexts } from "./session-text.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
 type Database = any;
@@ -50,15 +56,6 @@ interface Row {
   tracks: number;
 }
 
-/** A session read and ready to write. */
-interface Parsed {
-  key: string;
-  entry: Found;
-  title: string | undefined;
-  cwd: string | undefined;
-  texts: IndexedMessage[];
-}
-
 /** A batch is written once it holds this many sessions or this much text (UTF-16 units). */
 const batchSessions = 200;
 const batchTextChars = 4_000_000;
@@ -69,6 +66,13 @@ const batchTextChars = 4_000_000;
  */
 const aheadSessions = 8;
 const aheadBytes = 8_000_000;
+
+/**
+ * A refresh with this many sessions to read, or this many file bytes, writes them from a second
+ * thread (starting one costs a few tens of milliseconds; one changed session is written here).
+ * Settable for tests, which also read how many threads were started.
+ */
+export const writerThread = { minSessions: 32, minBytes: 16_000_000, started: 0 };
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
@@ -215,18 +219,13 @@ export async function refreshIndex(
   // One rowid at a time: FTS5 plans `rowid = ?` as a lookup, but a BETWEEN as a scan (measured:
   // 0.9 s to delete a 100 KB session's rows from the 1.27 GB corpus's index).
   const deleteRow = db.prepare("DELETE FROM messages WHERE rowid = ?");
-  const deleteRange = {
-    run(first: number, last: number) {
-      for (let row = first; row <= last; row += 1) deleteRow.run(row);
-    },
-  };
   const deleteMessages = {
     run(key: string) {
       const range = rangeOf.get(key) as
         | { first_row: number | null; last_row: number | null }
         | undefined;
       if (range?.first_row != null && range.last_row != null)
-        deleteRange.run(range.first_row, range.last_row);
+        for (let row = range.first_row; row <= range.last_row; row += 1) deleteRow.run(row);
     },
   };
   const deleteSession = db.prepare("DELETE FROM sessions WHERE key = ?");
@@ -242,48 +241,6 @@ export async function refreshIndex(
       drop.immediate(row.key, row.harness);
       removed += 1;
     }
-  const insertSession = db.prepare(
-    "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint, tracks, first_row, last_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertMessage = db.prepare(
-    "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
-  );
-  const write = (item: Parsed) => {
-    const { key, entry, title, cwd, texts } = item;
-    const { session, source } = entry;
-    deleteMessages.run(key);
-    dropSnapshot.run(source.harness);
-    let first: number | null = null;
-    let last: number | null = null;
-    for (const message of texts) {
-      const row = Number(
-        insertMessage.run(message.text, key, message.ordinal, message.role).lastInsertRowid,
-      );
-      first ??= row;
-      last = row;
-    }
-    insertSession.run(
-      key,
-      source.harness,
-      session.id,
-      session.path,
-      title ?? session.title ?? null,
-      cwd ?? session.cwd ?? null,
-      session.updatedAt,
-      entry.fingerprint,
-      entry.tracks ? 1 : 0,
-      first,
-      last,
-    );
-  };
-  // Sessions are written a batch at a time, each batch in one transaction (read outside it, so
-  // the write lock is held only while rows go in): FTS5 flushes its pending terms into a new
-  // segment at every commit, and a commit per session spent more time merging those small
-  // segments than inserting (see docs/decisions/0008).
-  const writeBatch = db.transaction((items: Parsed[]) => {
-    for (const item of items) write(item);
-  });
-  const writeOne = db.transaction((item: Parsed) => write(item));
   const failed: RefreshStats["failed"] = [];
   const failedPaths = new Set<string>();
   const failedKeys = new Set<string>();
@@ -300,36 +257,42 @@ export async function refreshIndex(
       reason: error instanceof Error ? error.message : String(error),
     });
   };
-  let batch: Parsed[] = [];
+  // Sessions are written a batch at a time, each batch in one transaction (read outside it, so
+  // the write lock is held only while rows go in): FTS5 flushes its pending terms into a new
+  // segment at every commit, and a commit per session spent more time merging those small
+  // segments than inserting (see docs/decisions/0008). Many sessions are written by a second
+  // thread (index-writer.ts) while this one reads and parses the next ones; a few, here.
+  const staleBytes = stale.reduce((total, entry) => total + entry.bytes, 0);
+  const threaded = stale.length >= writerThread.minSessions || staleBytes >= writerThread.minBytes;
+  const writer = threaded ? startWriterThread(writerTarget(db.name)) : undefined;
+  if (writer !== undefined) writerThread.started += 1;
+  const here = threaded ? undefined : rowWriter(db);
+  // Sessions that failed to write, and those that failed to read (in order), dropped at the end:
+  // the writer thread may hold the write lock until then.
+  const writeFailures: WriteFailure[] = [];
+  const readFailures: { key: string; entry: Found; error: unknown }[] = [];
+  let batch: WriteItem[] = [];
   let batchChars = 0;
-  const flush = () => {
+  const flush = async () => {
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
     batchChars = 0;
-    try {
-      writeBatch.immediate(items);
-    } catch {
-      // One at a time then, so a failure is that session's alone.
-      for (const item of items)
-        try {
-          writeOne.immediate(item);
-        } catch (error) {
-          fail(item.key, item.entry, error);
-        }
-    }
+    if (writer !== undefined) await writer.write(items);
+    else writeFailures.push(...(here as ReturnType<typeof rowWriter>).write(items));
   };
-  // While sessions go in: no fsync at each WAL checkpoint (the index is a cache, rebuilt when
-  // it is not a readable database; measured at twice the insert rate), and a larger page
-  // cache for FTS5's segment merges. Both are this connection's only, set back after.
+  // While sessions go in here: no fsync at each WAL checkpoint (the index is a cache, rebuilt
+  // when it is not a readable database; measured at twice the insert rate), and a larger page
+  // cache for FTS5's segment merges. Both are this connection's only, set back after (the
+  // writer thread sets its own).
   const synchronous = db.pragma("synchronous", { simple: true }) as number;
   const cacheSize = db.pragma("cache_size", { simple: true }) as number;
-  if (stale.length > 0) {
+  if (here !== undefined && stale.length > 0) {
     db.pragma("synchronous = OFF");
     db.pragma("cache_size = -65536");
   }
   // Read, parsed and turned into texts ahead (in order), while earlier sessions are written.
-  type Loaded = { parsed: Parsed } | { error: unknown };
+  type Loaded = { item: WriteItem } | { error: unknown };
   const load = async (entry: Found): Promise<Loaded> => {
     const { source, session } = entry;
     const key = keyOf(source.harness, session.id);
@@ -340,7 +303,18 @@ export async function refreshIndex(
       const transcript = source.read(native);
       const texts = sessionTexts(transcript);
       return {
-        parsed: { key, entry, title: transcript.meta.title, cwd: transcript.meta.cwd, texts },
+        item: {
+          key,
+          harness: source.harness,
+          id: session.id,
+          path: session.path,
+          title: transcript.meta.title ?? session.title ?? null,
+          cwd: transcript.meta.cwd ?? session.cwd ?? null,
+          updatedAt: session.updatedAt,
+          fingerprint: entry.fingerprint,
+          tracks: entry.tracks ? 1 : 0,
+          texts,
+        },
       };
     } catch (error) {
       return { error };
@@ -359,6 +333,7 @@ export async function refreshIndex(
     }
   };
   let done = 0;
+  let finished = false;
   try {
     fill();
     while (ahead.length > 0) {
@@ -368,19 +343,31 @@ export async function refreshIndex(
       const result = await loaded;
       aheadHeld -= entry.bytes;
       fill();
-      if ("parsed" in result) {
-        batch.push(result.parsed);
-        for (const message of result.parsed.texts) batchChars += message.text.length;
-        if (batch.length >= batchSessions || batchChars >= batchTextChars) flush();
-      } else fail(keyOf(source.harness, session.id), entry, result.error);
+      if ("item" in result) {
+        batch.push(result.item);
+        for (const message of result.item.texts) batchChars += message.text.length;
+        if (batch.length >= batchSessions || batchChars >= batchTextChars) await flush();
+      } else
+        readFailures.push({ key: keyOf(source.harness, session.id), entry, error: result.error });
       done += 1;
     }
-    flush();
+    await flush();
+    if (writer !== undefined) writeFailures.push(...(await writer.finish()));
+    finished = true;
   } finally {
-    if (stale.length > 0) {
+    if (writer !== undefined && !finished) await writer.abort();
+    if (here !== undefined && stale.length > 0) {
       db.pragma(`synchronous = ${Number(synchronous)}`);
       db.pragma(`cache_size = ${Number(cacheSize)}`);
     }
+  }
+  for (const { key, entry, error } of readFailures) fail(key, entry, error);
+  if (writeFailures.length > 0) {
+    const byKey = new Map(
+      stale.map((entry) => [keyOf(entry.source.harness, entry.session.id), entry]),
+    );
+    for (const { key, reason } of writeFailures)
+      fail(key, byKey.get(key) as Found, new Error(reason));
   }
   onProgress?.({ done, total: stale.length, path: "" });
 

@@ -14,6 +14,7 @@ import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
 import { compareSnapshot, rememberDifference, type Snapshot } from "./freshness.js";
+import type { WriterTarget } from "./index-writer.js";
 import { parseQuery } from "./query.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
@@ -98,11 +99,18 @@ function addonFile(): string | undefined {
   return addon ?? undefined;
 }
 
+const timeout = 15_000;
+
+/** How the writer thread (index-writer.ts) opens the index at `file`: the same addon, the same wait. */
+export function writerTarget(file: string): WriterTarget {
+  return { file, module: require.resolve("better-sqlite3"), nativeBinding: addonFile(), timeout };
+}
+
 function openDatabase(file: string): Database {
   const Sqlite = require("better-sqlite3") as new (file: string, options?: object) => Database;
   const nativeBinding = addonFile();
   const db = new Sqlite(file, {
-    timeout: 15_000,
+    timeout,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
   // Switching a new file to WAL can meet SQLITE_BUSY at once, without the

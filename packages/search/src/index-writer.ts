@@ -1,0 +1,221 @@
+// Writing read sessions into the index, on this thread or on a second one.
+// A first build spends about half its CPU in SQLite (FTS5 tokenizing each
+// message and merging segments, and the commits) and the rest reading,
+// parsing and turning sessions into Common on the main thread: with a
+// writer thread the two run at once on two cores. The thread opens its own
+// connection to the same file and writes the same rows, a batch per
+// transaction, as the in-thread writer does (one function, `rowWriter`,
+// serves both). Its code is handed to the Worker as a string (`eval`), so
+// nothing has to be found on disk at run time: it runs the same from this
+// package's source, its dist and the CLI's bundle. better-sqlite3 is
+// required there by the absolute path this thread resolved.
+import { Worker } from "node:worker_threads";
+import type { IndexedMessage } from "./session-text.js";
+
+/** A session read and ready to write: plain data, cloned as it is to the writer thread. */
+export interface WriteItem {
+  key: string;
+  harness: string;
+  id: string;
+  path: string;
+  title: string | null;
+  cwd: string | null;
+  updatedAt: string;
+  fingerprint: string;
+  tracks: number;
+  texts: IndexedMessage[];
+}
+
+/** A session whose rows could not be written, with SQLite's reason. */
+export interface WriteFailure {
+  key: string;
+  reason: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
+type Database = any;
+
+/**
+ * Writes batches of sessions through `db`: each batch in one `BEGIN IMMEDIATE` transaction, each
+ * session replaced whole (its old rows, found by their rowid range, deleted first), its store's
+ * snapshot dropped; a batch that fails is written again one session at a time, and the sessions
+ * that still fail are returned. Self-contained (it uses nothing but `db`): its text is also the
+ * writer thread's code.
+ */
+export function rowWriter(db: Database): { write(items: WriteItem[]): WriteFailure[] } {
+  // A session's messages are the rowids from first_row to last_row (inserted in one
+  // transaction, so no other session's rows lie between), deleted one rowid at a time: FTS5
+  // plans `rowid = ?` as a lookup, but a BETWEEN, or the unindexed key column, as a scan.
+  const rangeOf = db.prepare("SELECT first_row, last_row FROM sessions WHERE key = ?");
+  const deleteRow = db.prepare("DELETE FROM messages WHERE rowid = ?");
+  const dropSnapshot = db.prepare("DELETE FROM snapshots WHERE harness = ?");
+  const insertSession = db.prepare(
+    "INSERT OR REPLACE INTO sessions (key, harness, id, path, title, cwd, updated_at, fingerprint, tracks, first_row, last_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertMessage = db.prepare(
+    "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
+  );
+  const writeItem = (item: WriteItem) => {
+    const range = rangeOf.get(item.key) as
+      | { first_row: number | null; last_row: number | null }
+      | undefined;
+    if (range?.first_row != null && range.last_row != null)
+      for (let row = range.first_row; row <= range.last_row; row += 1) deleteRow.run(row);
+    dropSnapshot.run(item.harness);
+    let first: number | null = null;
+    let last: number | null = null;
+    for (const message of item.texts) {
+      const row = Number(
+        insertMessage.run(message.text, item.key, message.ordinal, message.role).lastInsertRowid,
+      );
+      first ??= row;
+      last = row;
+    }
+    insertSession.run(
+      item.key,
+      item.harness,
+      item.id,
+      item.path,
+      item.title,
+      item.cwd,
+      item.updatedAt,
+      item.fingerprint,
+      item.tracks,
+      first,
+      last,
+    );
+  };
+  const writeBatch = db.transaction((items: WriteItem[]) => {
+    for (const item of items) writeItem(item);
+  });
+  const writeOne = db.transaction((item: WriteItem) => writeItem(item));
+  return {
+    write(items: WriteItem[]): WriteFailure[] {
+      const failures: WriteFailure[] = [];
+      try {
+        writeBatch.immediate(items);
+      } catch {
+        // One at a time then, so a failure is that session's alone.
+        for (const item of items)
+          try {
+            writeOne.immediate(item);
+          } catch (error) {
+            failures.push({
+              key: item.key,
+              reason: error instanceof Error ? error.message : String(error),
+            });
+          }
+      }
+      return failures;
+    },
+  };
+}
+
+/** Where the writer thread finds better-sqlite3, and how the index file is opened. */
+export interface WriterTarget {
+  file: string;
+  /** better-sqlite3's main module, an absolute path. */
+  module: string;
+  nativeBinding: string | undefined;
+  timeout: number;
+}
+
+/**
+ * The writer thread's main: opens the index, then writes each batch posted to it (answering
+ * `{ done, failures }` per batch) until it is sent `null`, and closes. While it writes: no fsync
+ * at each WAL checkpoint (the index is a cache, rebuilt when unreadable) and a 64 MB page cache,
+ * this connection's alone. Self-contained, like rowWriter: it runs from its text.
+ */
+function writerMain(
+  require: (id: string) => unknown,
+  writerOf: typeof rowWriter,
+  target: WriterTarget,
+): void {
+  const { parentPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const Sqlite = require(target.module) as new (file: string, options?: object) => Database;
+  const db = new Sqlite(target.file, {
+    timeout: target.timeout,
+    ...(target.nativeBinding === undefined ? {} : { nativeBinding: target.nativeBinding }),
+  });
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -65536");
+  const writer = writerOf(db);
+  if (parentPort === null) return;
+  parentPort.on("message", (items: WriteItem[] | null) => {
+    if (items === null) {
+      db.close();
+      parentPort.close();
+      return;
+    }
+    parentPort.postMessage({ done: items.length, failures: writer.write(items) });
+  });
+}
+
+// `__name`: what a bundler keeping function names (esbuild's keepNames, as tsx runs it) wraps
+// named arrow functions in; the thread's code has no bundle around it to define it.
+const writerSource = (target: WriterTarget) =>
+  `"use strict"; var __name = (f) => f;
+(${writerMain.toString()})(require, ${rowWriter.toString()}, ${JSON.stringify(target)});`;
+
+/** The batches a writer thread may hold before the reader waits for it: the memory bound. */
+const inFlightBatches = 2;
+
+export interface ThreadWriter {
+  /** Hands a batch to the thread; resolves once fewer than two batches wait there. */
+  write(items: WriteItem[]): Promise<void>;
+  /** Waits for every batch, closes the thread's connection, and says which sessions failed. */
+  finish(): Promise<WriteFailure[]>;
+  /** Stops the thread at once (the refresh failed). */
+  abort(): Promise<void>;
+}
+
+/** Starts a writer thread on the index at `target.file`. */
+export function startWriterThread(target: WriterTarget): ThreadWriter {
+  const worker = new Worker(writerSource(target), { eval: true });
+  const failures: WriteFailure[] = [];
+  let pending = 0;
+  let failed: Error | undefined;
+  let wake: (() => void) | undefined;
+  const exited = new Promise<number>((resolve) => worker.once("exit", resolve));
+  const notify = () => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  worker.on("message", (message: { done: number; failures: WriteFailure[] }) => {
+    pending -= 1;
+    failures.push(...message.failures);
+    notify();
+  });
+  worker.on("error", (error) => {
+    failed = error;
+    notify();
+  });
+  void exited.then((code) => {
+    if (pending > 0 && failed === undefined)
+      failed = new Error(`the index writer thread stopped (exit code ${code})`);
+    notify();
+  });
+  const until = async (ready: () => boolean) => {
+    while (!ready() && failed === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    if (failed !== undefined) throw failed;
+  };
+  return {
+    async write(items) {
+      if (failed !== undefined) throw failed;
+      pending += 1;
+      worker.postMessage(items);
+      await until(() => pending < inFlightBatches);
+    },
+    async finish() {
+      await until(() => pending === 0);
+      worker.postMessage(null);
+      await exited;
+      if (failed !== undefined) throw failed;
+      return failures;
+    },
+    async abort() {
+      await worker.terminate();
+    },
+  };
+}
