@@ -90,16 +90,139 @@ export async function tokenCounter(
 ): Promise<{ count: TokenCounter; name: string }> {
   if (contextWindow(harness).tokenizer !== "o200k_base")
     return { count: estimateTokens, name: "an estimate of 4 characters a token" };
-  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
-  const options = { disallowedSpecial: new Set<string>() };
+  const encoding = await import("gpt-tokenizer/encoding/o200k_base");
+  const countSlice = o200kSliceCounter(encoding.default, encoding.countTokens);
+  // The last text's first slice and its count: a long text cut to fit
+  // (core's budget.ts) is counted whole, then its cut at once, whose first
+  // slice is the same head (2,000 characters kept at each end, by default).
+  let lastHead = "";
+  let lastHeadCount = 0;
   // In slices: the tokenizer's merge step grows faster than linearly on long runs.
   const count: TokenCounter = (text) => {
     let total = 0;
-    for (let start = 0; start < text.length; start += 2000)
-      total += countTokens(text.slice(start, start + 2000), options);
+    for (let start = 0; start < text.length; start += 2000) {
+      const slice = text.slice(start, start + 2000);
+      if (start > 0) total += countSlice(slice);
+      else if (slice === lastHead) total += lastHeadCount;
+      else {
+        lastHeadCount = countSlice(slice);
+        lastHead = slice;
+        total += lastHeadCount;
+      }
+    }
     return total;
   };
   return { count, name: "OpenAI's o200k_base encoding (gpt-tokenizer)" };
+}
+
+/** What o200kSliceCounter reads of gpt-tokenizer's encoder (4.0's BytePairEncodingCore). */
+interface BytePairCore {
+  tokenSplitRegex: RegExp;
+  bytePairStringRankEncoder: Map<string, number>;
+  getBpeRankFromBytes(bytes: Uint8Array): number | undefined;
+}
+
+function bytePairCore(encoding: unknown): BytePairCore | undefined {
+  const core = (encoding as { bytePairEncodingCoreProcessor?: Partial<BytePairCore> })
+    ?.bytePairEncodingCoreProcessor;
+  if (
+    core?.tokenSplitRegex instanceof RegExp &&
+    core.bytePairStringRankEncoder instanceof Map &&
+    typeof core.getBpeRankFromBytes === "function"
+  )
+    return core as BytePairCore;
+  return undefined;
+}
+
+/**
+ * gpt-tokenizer's countTokens(text, { disallowedSpecial: new Set() }), the
+ * same number by the same steps, without what makes it slow on a session of
+ * gigabytes: its merge cache (a 100,000-entry LRU Map, whose eviction of the
+ * oldest key walks the Map's deleted slots: half the time of a count went
+ * there) and a TextEncoder/TextDecoder round trip for every pair of bytes it
+ * ranks. Its steps, for text where no special token is allowed (none is
+ * matched then: the text is all plain): split by the encoding's pattern; a
+ * piece in the vocabulary is one token; any other is merged byte pair by
+ * byte pair, the lowest-ranked pair first (the leftmost of equals), until
+ * no pair is in the vocabulary, and is as many tokens as parts remain. Here
+ * an ASCII piece's pairs are ranked by their text (its bytes are its
+ * characters), any other's by its UTF-8 bytes through the encoder's own
+ * lookup. The encoder's internals are the pinned 4.0's; without them this
+ * is countTokens itself. context-budget.test.ts checks it against
+ * countTokens over generated and unicode texts.
+ */
+export function o200kSliceCounter(
+  encoding: unknown,
+  countTokens: (text: string, options: { disallowedSpecial: Set<string> }) => number,
+): TokenCounter {
+  const core = bytePairCore(encoding);
+  if (core === undefined) {
+    const options = { disallowedSpecial: new Set<string>() };
+    return (text) => countTokens(text, options);
+  }
+  const ranks = core.bytePairStringRankEncoder;
+  const split = new RegExp(core.tokenSplitRegex.source, core.tokenSplitRegex.flags);
+  const encoder = new TextEncoder();
+  let starts = new Int32Array(256);
+  let pairRanks = new Float64Array(256);
+  // The rank of the bytes [from, to) of the piece: by text for ASCII, else by bytes.
+  let piece = "";
+  let bytes: Uint8Array | undefined;
+  const rank = (from: number, to: number): number =>
+    (bytes === undefined
+      ? ranks.get(piece.slice(from, to))
+      : core.getBpeRankFromBytes(bytes.subarray(from, to))) ?? Number.POSITIVE_INFINITY;
+  // BytePairEncodingCore.bytePairMerge's loop, counting the parts it leaves.
+  const merged = (text: string): number => {
+    piece = text;
+    bytes = undefined;
+    for (let index = 0; index < text.length; index += 1)
+      if (text.charCodeAt(index) > 0x7f) {
+        bytes = encoder.encode(text);
+        break;
+      }
+    const length = bytes === undefined ? text.length : bytes.length;
+    if (length + 1 > starts.length) {
+      starts = new Int32Array(2 * (length + 1));
+      pairRanks = new Float64Array(2 * (length + 1));
+    }
+    // Part i is [starts[i], starts[i + 1]); pairRanks[i] ranks parts i and i + 1 as one.
+    let parts = length;
+    for (let index = 0; index <= length; index += 1) starts[index] = index;
+    for (let index = 0; index < length - 1; index += 1) pairRanks[index] = rank(index, index + 2);
+    while (parts > 1) {
+      let lowest = Number.POSITIVE_INFINITY;
+      let at = -1;
+      for (let index = 0; index < parts - 1; index += 1)
+        if ((pairRanks[index] as number) < lowest) {
+          lowest = pairRanks[index] as number;
+          at = index;
+        }
+      if (at === -1) break;
+      starts.copyWithin(at + 1, at + 2, parts + 1);
+      pairRanks.copyWithin(at, at + 1, parts - 1);
+      parts -= 1;
+      pairRanks[at] =
+        at + 1 < parts
+          ? rank(starts[at] as number, starts[at + 2] as number)
+          : Number.POSITIVE_INFINITY;
+      if (at > 0) pairRanks[at - 1] = rank(starts[at - 1] as number, starts[at + 1] as number);
+    }
+    piece = "";
+    bytes = undefined;
+    return parts;
+  };
+  return (text) => {
+    let total = 0;
+    split.lastIndex = 0;
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      const found = match[0];
+      // (The pattern matches no empty piece; were one matched, it is no token, and the scan moves on.)
+      if (found === "") split.lastIndex += 1;
+      else total += ranks.has(found) ? 1 : merged(found);
+    }
+    return total;
+  };
 }
 
 export interface Archive {
@@ -171,23 +294,17 @@ export async function writeArchive(
       commonCodec.serialize(commonCodec.fromCommon(whole)),
       { overwrite: true },
     );
-  const lines = [
-    `# What the continued session leaves out`,
-    "",
-    `Session ${full.meta.id}${full.meta.title ? ` (${full.meta.title})` : ""}: ${full.count} messages, in full in transcript.common.json beside this file (txcript view transcript.common.json#N shows message N).`,
-    "",
-    summary,
-    "",
-  ];
-  if (leftOut.firstKept > 1)
-    lines.push(`- messages #1-${leftOut.firstKept - 1}: before the last compaction`);
-  for (const cut of leftOut.cuts)
-    lines.push(
-      `- message #${cut.ordinal + leftOut.firstKept - 1}: ${whatWords[cut.what]} (${cut.tokens} tokens${cut.kept > 0 ? `, ${cut.kept} kept` : ""})`,
-    );
-  await writeFileAtomic(path.join(directory, "index.md"), `${lines.join("\n")}\n`, {
-    overwrite: true,
-  });
+  // Line by line: a fit of a long session cuts hundreds of thousands of
+  // messages, and their lines held at once (as template strings, each a
+  // tree of pieces) took more memory than the rest of the fit.
+  const lines = function* (): Generator<string> {
+    yield `# What the continued session leaves out\n\nSession ${full.meta.id}${full.meta.title ? ` (${full.meta.title})` : ""}: ${full.count} messages, in full in transcript.common.json beside this file (txcript view transcript.common.json#N shows message N).\n\n${summary}\n\n`;
+    if (leftOut.firstKept > 1)
+      yield `- messages #1-${leftOut.firstKept - 1}: before the last compaction\n`;
+    for (const cut of leftOut.cuts)
+      yield `- message #${cut.ordinal + leftOut.firstKept - 1}: ${whatWords[cut.what]} (${cut.tokens} tokens${cut.kept > 0 ? `, ${cut.kept} kept` : ""})\n`;
+  };
+  await writeFileAtomic(path.join(directory, "index.md"), lines(), { overwrite: true });
   const relative = path.relative(cwd, directory) || directory;
   return {
     directory,
