@@ -49,6 +49,8 @@ const geminiInputs = [
   ...jsonl(path.join(realRoot, "gemini")),
 ];
 
+const piInputs = [...jsonl(path.join(fixturesRoot, "pi")), ...jsonl(path.join(realRoot, "pi"))];
+
 const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
 
 /** A fake GitHub token (built so no scanner flags this file), planted by withSecrets. */
@@ -78,7 +80,7 @@ async function run(input: string, to: string, env: Record<string, string>, extra
 describe("convert, streamed", () => {
   for (const [from, inputs, targets] of [
     ["codex", codexInputs, ["codex", "claude_code", "common"]],
-    ["claude_code", claudeInputs, ["codex", "claude_code", "common", "stream_json"]],
+    ["claude_code", claudeInputs, ["codex", "claude_code", "common", "stream_json", "pi"]],
   ] as const)
     it(`${from} inputs give the whole path's output, result and report`, async () => {
       expect(inputs.length).toBeGreaterThan(2);
@@ -92,16 +94,17 @@ describe("convert, streamed", () => {
           }
     });
 
-  // Read line by line, written by a streaming writer: stream-json captures and Gemini CLI's JSONL recordings.
+  // Read line by line, written by a streaming writer: stream-json captures, Gemini CLI's JSONL recordings and pi sessions.
   for (const [from, inputs] of [
     ["stream_json", streamJsonInputs],
     ["gemini_cli", geminiInputs],
+    ["pi", piInputs],
   ] as const)
     it(`${from} inputs stream past the input limit and give the whole path's output`, async () => {
       expect(inputs.length).toBeGreaterThan(0);
       for (const input of inputs) {
         const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
-        for (const to of ["codex", "claude_code", "common", "stream_json"]) {
+        for (const to of ["codex", "claude_code", "common", "stream_json", "pi"]) {
           const whole = await run(input, to, {}, ["--json", "--from", from]);
           expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
           const streamed = await run(input, to, { ...limited, ...streamAlways }, [
@@ -181,8 +184,8 @@ describe("convert, streamed", () => {
     const size = readFileSync(input).length;
     const env = { TXCRIPT_MAX_INPUT_BYTES: String(size - 1), ...streamAlways };
     const cases: [string, string[], string][] = [
-      ["pi", [], "cannot stream: pi is written from the whole session"],
-      ["pi", ["--redact"], "cannot stream: pi is written from the whole session"],
+      ["opencode", [], "cannot stream: opencode is written from the whole session"],
+      ["opencode", ["--redact"], "cannot stream: opencode is written from the whole session"],
     ];
     for (const [to, extra, why] of cases) {
       const result = await run(input, to, env, extra);
@@ -284,7 +287,7 @@ describe("continue, streamed", () => {
   ];
   it("from the last compaction: the whole path's session, archive, notes and result", async () => {
     for (const input of compacted)
-      for (const target of ["codex", "claude_code"]) {
+      for (const target of ["codex", "claude_code", "pi"]) {
         const whole = await continued(input, target, {});
         const streamed = await continued(input, target, streamAlways);
         expect(whole.code, `${input} → ${target}: ${whole.stderr}`).toBe(0);
@@ -361,8 +364,11 @@ describe("continue, streamed", () => {
     const input = compacted[2] as string;
     const size = readFileSync(input).length;
     const env = { ...streamAlways, TXCRIPT_MAX_INPUT_BYTES: String(size - 1) };
-    const streamed = await continued(input, "claude_code", env);
-    expect(streamed.code, streamed.stderr).toBe(0);
+    for (const target of ["claude_code", "pi"]) {
+      const streamed = await continued(input, target, env);
+      expect(streamed.code, `${target}: ${streamed.stderr}`).toBe(0);
+      expect(streamed, target).toEqual(await continued(input, target, {}));
+    }
     for (const args of [["--full"], ["--full", "--budget", "200"], ["--from", "codex"]]) {
       const result = await continued(input, "claude_code", env, args);
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
