@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { commonCodec } from "@txcript/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultIndexFile, SearchIndex } from "./search-index.js";
+import { defaultIndexFile, indexVersion, SearchIndex } from "./search-index.js";
 import { directorySource, session, writeSession } from "./test-support/sources.js";
 
 let root: string;
@@ -102,6 +102,42 @@ describe("SearchIndex", () => {
     await writeSession(sessions, session("s3", ["new one"]));
     expect(await index.refresh([source])).toMatchObject({ sessions: 3, indexed: 1, removed: 0 });
     index.close();
+  });
+
+  it("makes a new index of 16 KB pages merging 8 segments a level, and keeps an older one's", async () => {
+    const Sqlite = (await import("better-sqlite3")).default;
+    const settings = (target: string) => {
+      const db = new Sqlite(target, { readonly: true });
+      try {
+        return {
+          pageSize: db.pragma("page_size", { simple: true }),
+          automerge: (
+            db.prepare("SELECT v FROM messages_config WHERE k = 'automerge'").get() as
+              | { v: number }
+              | undefined
+          )?.v,
+        };
+      } finally {
+        db.close();
+      }
+    };
+    await SearchIndex.open(file).then(({ index }) => index.close());
+    expect(settings(file)).toEqual({ pageSize: 16_384, automerge: 8 });
+    // An index made before (SQLite's 4 KB pages, FTS5's default merging) opens as it is.
+    const older = path.join(root, "older.sqlite");
+    const db = new Sqlite(older);
+    db.pragma("journal_mode = WAL");
+    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE VIRTUAL TABLE messages USING fts5(text, key UNINDEXED, ordinal UNINDEXED,
+        role UNINDEXED, tokenize = "unicode61 remove_diacritics 2");`);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('version', ?)").run(indexVersion);
+    db.close();
+    const opened = await SearchIndex.open(older);
+    expect(opened.rebuilt).toBeUndefined();
+    await opened.index.refresh([directorySource("common", sessions)]);
+    expect(opened.index.search("flaky").length).toBe(1);
+    opened.index.close();
+    expect(settings(older)).toEqual({ pageSize: 4096, automerge: undefined });
   });
 
   it("rebuilds an index that is corrupt or from another version", async () => {

@@ -106,13 +106,21 @@ export function writerTarget(file: string): WriterTarget {
   return { file, module: require.resolve("better-sqlite3"), nativeBinding: addonFile(), timeout };
 }
 
-function openDatabase(file: string): Database {
+/**
+ * The page size of a new index: 16 KB pages took ~12 % less CPU to fill with the bench corpus
+ * than SQLite's 4 KB (a quarter of the page writes; docs/decisions/0008). It applies when the
+ * file is created only: an existing index keeps its own.
+ */
+const pageSize = 16_384;
+
+function openDatabase(file: string, options: { create?: boolean } = {}): Database {
   const Sqlite = require("better-sqlite3") as new (file: string, options?: object) => Database;
   const nativeBinding = addonFile();
   const db = new Sqlite(file, {
     timeout,
     ...(nativeBinding === undefined ? {} : { nativeBinding }),
   });
+  if (options.create) db.pragma(`page_size = ${pageSize}`);
   // Switching a new file to WAL can meet SQLITE_BUSY at once, without the
   // busy timeout, when another process is opening it too: wait and retry.
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -143,6 +151,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
 );
 `;
 
+// FTS5's settings for a new index (kept in messages_config). automerge 8 (FTS5's default is 4):
+// segments are merged once 8 of a level exist, not 4, so each term's doclists are rewritten
+// fewer times as the index grows: filling it with the bench corpus took ~25 % less CPU with
+// 16 KB pages, while a rare word's query read ~0.2 ms more (more segments to look in; a common
+// word's was no slower). See docs/decisions/0008.
+const ftsSettings = "INSERT INTO messages (messages, rank) VALUES ('automerge', 8);";
+
 // Where the best hits' snippets are made (#bestFirst): the index's tokenizer, with positions.
 const snippetSchema = `
 CREATE VIRTUAL TABLE IF NOT EXISTS temp.hit_snippets USING fts5(
@@ -171,16 +186,17 @@ export class SearchIndex {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       let db: Database | undefined;
       try {
-        db = openDatabase(file);
+        db = openDatabase(file, { create: true });
         db.exec(schema);
         const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as
           | { value: string }
           | undefined;
-        if (version === undefined)
+        if (version === undefined) {
           db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('version', ?)").run(
             indexVersion,
           );
-        else if (version.value !== indexVersion) {
+          db.exec(ftsSettings);
+        } else if (version.value !== indexVersion) {
           db.close();
           db = undefined;
           rebuilt = `it was built by another version (${version.value})`;
