@@ -13,17 +13,17 @@ import {
   type AnyHarness,
   type CodecOptions,
   commonHarness,
-  type StreamPart,
   type StreamWriter,
   type Transcript,
-  transcriptParts,
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   collectingWriter,
   countingInput,
+  describeWriterControls,
   noFinalNewline as dropsFinalNewline,
   droppingSubagents as dropsSubagents,
+  expectOrderRefused,
   expectSamePaths,
   fixtureCommonDocuments,
   ignoringOptions as ignoresOptions,
@@ -147,20 +147,7 @@ describe("gemini-cli streaming writer: the law", () => {
   if (realCount === 0) console.warn("SKIPPED real captures: ../shared/real is absent");
 
   it("an input whose parts are out of order is refused as the whole path refuses it", () => {
-    const transcript = longTranscript(2);
-    const parts: StreamPart[] = [...transcriptParts(transcript)];
-    const reversed = [parts[1], parts[0], parts[2]] as StreamPart[];
-    const input = { parts: reversed, replay: () => reversed };
-    expect(() => [...geminiCliWriteStream(input, { now } as CodecOptions)]).toThrow(
-      "does not start with its meta",
-    );
-    const unannounced: StreamPart[] = [
-      { kind: "meta", meta: transcript.meta, subagents: true },
-      ...parts.slice(1),
-    ];
-    expect(() =>
-      [...geminiCliWriteStream({ parts: unannounced, replay: () => unannounced }, {})].join(""),
-    ).toThrow("announced subagents it lacks");
+    expectOrderRefused(geminiCliWriteStream, { now } as CodecOptions);
   });
 });
 
@@ -186,36 +173,13 @@ describe("gemini-cli streaming writer: memory", () => {
   });
 });
 
-describe("gemini-cli streaming writer: controls the law catches", () => {
-  it("a writer that drops the subagents (a warning missing)", () => {
-    const result = fc.check(
-      fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript, droppingSubagents)),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(true);
-  });
-
-  it("a writer that drops the final newline", () => {
-    const result = fc.check(
-      fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript, noFinalNewline)),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(true);
-  });
-
-  it("the real writer passes the same check (so the controls fail for their fault)", () => {
-    const result = fc.check(
-      fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript)),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(false);
-  });
-
-  it("a writer that ignores the write options (lastUpdated is not the given time)", () => {
-    const result = fc.check(
-      fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript, ignoringOptions)),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(true);
-  });
+describeWriterControls({
+  label: "gemini-cli streaming writer",
+  real: geminiCliWriteStream,
+  controls: [
+    ["drops the subagents (a warning missing)", droppingSubagents],
+    ["drops the final newline", noFinalNewline],
+    ["ignores the write options (lastUpdated is not the given time)", ignoringOptions],
+  ],
+  same: sameWrite,
 });

@@ -17,7 +17,6 @@ import {
   type CodecOptions,
   commonHarness,
   type Message,
-  type StreamPart,
   type Transcript,
   TxcriptError,
   transcriptParts,
@@ -26,7 +25,9 @@ import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitrari
 import {
   collectingWriter,
   countingInput,
+  describeWriterControls,
   droppingSubagents,
+  expectOrderRefused,
   expectSamePaths,
   fixtureCommonDocuments,
   ignoringOptions,
@@ -205,18 +206,7 @@ describe("pi streaming writer: the law", () => {
   );
 
   it("an input whose parts are out of order is refused as the whole path refuses it", () => {
-    const parts: StreamPart[] = [...transcriptParts(longTranscript(2))];
-    const reversed = [parts[1], parts[0], parts[2]] as StreamPart[];
-    expect(() => [...piWriteStream({ parts: reversed, replay: () => reversed }, {})]).toThrow(
-      "does not start with its meta",
-    );
-    const unannounced: StreamPart[] = [
-      { kind: "meta", meta: longTranscript(0).meta, subagents: true },
-      ...parts.slice(1),
-    ];
-    expect(() => [...piWriteStream({ parts: unannounced, replay: () => unannounced }, {})]).toThrow(
-      "announced subagents it lacks",
-    );
+    expectOrderRefused(piWriteStream);
   });
 
   it("a replay that differs from the stream (the input changed) is refused, not written wrong", () => {
@@ -277,33 +267,16 @@ describe("pi streaming writer: memory", () => {
   });
 });
 
-describe("pi streaming writer: controls the law catches", () => {
-  const cwd = { cwd: "/somewhere/else" } as CodecOptions;
-  for (const [name, writer, options] of [
-    ["drops the subagents (a warning missing)", droppingSubagents(piWriteStream), {}],
-    ["drops the final newline", noFinalNewline(piWriteStream), {}],
-    ["ignores the write options (the cwd given)", ignoringOptions(piWriteStream), cwd],
-  ] as const)
-    it(`a writer that ${name}`, () => {
-      const result = fc.check(
-        fc.property(transcriptArbitrary(), (transcript) =>
-          sameWrite(piHarness, writer, transcript, options),
-        ),
-        lawParameters(),
-      );
-      expect(result.failed).toBe(true);
-    });
-
-  it("the real writer passes the same checks (so the controls fail for their fault)", () => {
-    const result = fc.check(
-      fc.property(
-        transcriptArbitrary(),
-        (transcript) =>
-          sameWrite(piHarness, piWriteStream, transcript) &&
-          sameWrite(piHarness, piWriteStream, transcript, cwd),
-      ),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(false);
-  });
+const cwd = { cwd: "/somewhere/else" } as CodecOptions;
+describeWriterControls({
+  label: "pi streaming writer",
+  real: piWriteStream,
+  controls: [
+    ["drops the subagents (a warning missing)", droppingSubagents(piWriteStream)],
+    ["drops the final newline", noFinalNewline(piWriteStream)],
+    ["ignores the write options (the cwd given)", ignoringOptions(piWriteStream)],
+  ],
+  // With and without a cwd given.
+  same: (transcript, writer) =>
+    sameWrite(piHarness, writer, transcript) && sameWrite(piHarness, writer, transcript, cwd),
 });

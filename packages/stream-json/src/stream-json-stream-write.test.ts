@@ -13,7 +13,6 @@ import * as path from "node:path";
 import {
   type CodecOptions,
   commonHarness,
-  type StreamPart,
   type StreamWriter,
   type Transcript,
   TxcriptError,
@@ -23,8 +22,10 @@ import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitrari
 import {
   collectingWriter,
   countingInput,
+  describeWriterControls,
   noFinalNewline as dropsFinalNewline,
   droppingSubagents as dropsSubagents,
+  expectOrderRefused,
   expectSamePaths as expectSamePathsOf,
   fixtureCommonDocuments,
   ignoringOptions,
@@ -164,18 +165,7 @@ describe("stream-json streaming writer: the law", () => {
   if (realCount === 0) console.warn("SKIPPED real stream-json captures: ../shared/real is absent");
 
   it("an input whose parts are out of order is refused as the whole path refuses it", () => {
-    const parts: StreamPart[] = [...transcriptParts(longTranscript(2))];
-    const reversed = [parts[1], parts[0], parts[2]] as StreamPart[];
-    expect(() => [
-      ...streamJsonWriteStream({ parts: reversed, replay: () => reversed }, {}),
-    ]).toThrow("does not start with its meta");
-    const unannounced: StreamPart[] = [
-      { kind: "meta", meta: longTranscript(0).meta, subagents: true },
-      ...parts.slice(1),
-    ];
-    expect(() => [
-      ...streamJsonWriteStream({ parts: unannounced, replay: () => unannounced }, {}),
-    ]).toThrow("announced subagents it lacks");
+    expectOrderRefused(streamJsonWriteStream);
   });
 
   it("a replay that differs from the stream (the input changed) is refused, not written wrong", () => {
@@ -241,25 +231,13 @@ describe("stream-json streaming writer: memory", () => {
   });
 });
 
-describe("stream-json streaming writer: controls the law catches", () => {
-  for (const [name, writer] of [
+describeWriterControls({
+  label: "stream-json streaming writer",
+  real: streamJsonWriteStream,
+  controls: [
     ["drops the subagents", droppingSubagents],
     ["drops the final newline", noFinalNewline],
     ["ignores the dialect", ignoringDialect],
-  ] as const)
-    it(`a writer that ${name}`, () => {
-      const result = fc.check(
-        fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript, writer)),
-        lawParameters(),
-      );
-      expect(result.failed).toBe(true);
-    });
-
-  it("the real writer passes the same check (so the controls fail for their fault)", () => {
-    const result = fc.check(
-      fc.property(transcriptArbitrary(), (transcript) => sameWrite(transcript)),
-      lawParameters(),
-    );
-    expect(result.failed).toBe(false);
-  });
+  ],
+  same: sameWrite,
 });

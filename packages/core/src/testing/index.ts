@@ -11,11 +11,16 @@ import type { AnyHarness } from "../harness.js";
 import type { Transcript } from "../model.js";
 import { signature } from "../signature.js";
 
+import { lawParameters, lawRuns } from "./parameters.js";
+
 export { type SignatureEntry, signature } from "../signature.js";
+export { lawParameters, lawRuns } from "./parameters.js";
 export {
   collectingWriter,
   countingInput,
+  describeWriterControls,
   droppingSubagents,
+  expectOrderRefused,
   expectSameInSlices,
   expectSamePaths,
   fixtureCommonDocuments,
@@ -32,18 +37,6 @@ export {
   wholeOrRefusal,
   wholeWrite,
 } from "./stream.js";
-
-/** Generated cases per property: TXCRIPT_LAW_RUNS, else 1000 (the CI budget). */
-export function lawRuns(fallback = 1000): number {
-  const fromEnvironment = Number(process.env.TXCRIPT_FUZZ_RUNS ?? process.env.TXCRIPT_LAW_RUNS);
-  return Number.isFinite(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : fallback;
-}
-
-/** fast-check parameters shared by the laws: run count and a reproducible seed from TXCRIPT_SEED. */
-export function lawParameters(numRuns = lawRuns()): fc.Parameters<unknown> {
-  const seed = Number(process.env.TXCRIPT_SEED);
-  return { numRuns, ...(Number.isInteger(seed) ? { seed } : {}) };
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: the suite takes codecs of any native body
 export type AnyCodec = Codec<any, any, any>;

@@ -7,7 +7,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, expect } from "vitest";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { transcriptArbitrary } from "../arbitraries/index.js";
 import { type Warning, WarningCollector } from "../codec.js";
 import { TxcriptError } from "../errors.js";
 import type { AnyHarness, CodecOptions } from "../harness.js";
@@ -27,6 +29,7 @@ import {
   type PathResult,
 } from "../stream-check.js";
 import { readFileLines } from "../stream-lines.js";
+import { lawParameters } from "./parameters.js";
 
 /** One way through a conversion: each leg streamed or whole. */
 export interface StreamPath {
@@ -290,4 +293,53 @@ export function collectingWriter(harness: AnyHarness): StreamWriter {
       harness.codec.fromCommon(collectTranscript(input.parts), options),
     );
   };
+}
+
+/**
+ * Registers a writer's controls: each broken writer fails `same` (the law
+ * as a check) for some generated transcript, and the real writer passes
+ * the same check, so each control fails for its own fault.
+ */
+export function describeWriterControls(options: {
+  label: string;
+  real: StreamWriter;
+  controls: readonly (readonly [name: string, writer: StreamWriter])[];
+  same: (transcript: Transcript, writer: StreamWriter) => boolean;
+  arbitrary?: fc.Arbitrary<Transcript>;
+}): void {
+  const arbitrary = options.arbitrary ?? transcriptArbitrary();
+  describe(`${options.label}: controls the law catches`, () => {
+    for (const [name, writer] of options.controls)
+      it(`a writer that ${name}`, () => {
+        const result = fc.check(
+          fc.property(arbitrary, (transcript) => options.same(transcript, writer)),
+          lawParameters(),
+        );
+        expect(result.failed).toBe(true);
+      });
+    it("the real writer passes the same check (so the controls fail for their fault)", () => {
+      const result = fc.check(
+        fc.property(arbitrary, (transcript) => options.same(transcript, options.real)),
+        lawParameters(),
+      );
+      expect(result.failed).toBe(false);
+    });
+  });
+}
+
+/** A writer refuses parts out of order (no meta first; subagents announced and missing) as the whole path does. */
+export function expectOrderRefused(writer: StreamWriter, options: CodecOptions = {}): void {
+  const transcript = longTranscript(2);
+  const parts: StreamPart[] = [...transcriptParts(transcript)];
+  const reversed = [parts[1], parts[0], parts[2]] as StreamPart[];
+  expect(() => [...writer({ parts: reversed, replay: () => reversed }, options)].join("")).toThrow(
+    "does not start with its meta",
+  );
+  const unannounced: StreamPart[] = [
+    { kind: "meta", meta: transcript.meta, subagents: true },
+    ...parts.slice(1),
+  ];
+  expect(() =>
+    [...writer({ parts: unannounced, replay: () => unannounced }, options)].join(""),
+  ).toThrow("announced subagents it lacks");
 }
