@@ -4,7 +4,15 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { compareSnapshot, takeSnapshot } from "./freshness.js";
+import {
+  compareSnapshot,
+  compareStored,
+  decodeSnapshot,
+  encodeSnapshot,
+  readStored,
+  type Snapshot,
+  takeSnapshot,
+} from "./freshness.js";
 
 let root: string;
 beforeEach(async () => {
@@ -79,5 +87,53 @@ describe("takeSnapshot and compareSnapshot", () => {
   it("give up on a root with more entries than the limit", () => {
     expect(takeSnapshot(root, 2)).toBeUndefined();
     expect(takeSnapshot(root, 10)).toBeDefined();
+  });
+});
+
+describe("a snapshot as the index stores it", () => {
+  const stored = (taken: Snapshot) => compareStored(readStored(encodeSnapshot(taken)));
+
+  it("reads back the snapshot it was, in columns relative to the root, or as tuples", async () => {
+    const taken = snapshot();
+    const text = encodeSnapshot(taken);
+    expect(decodeSnapshot(text)).toEqual(taken);
+    expect(text.length).toBeLessThan(JSON.stringify(taken).length);
+    expect(text).not.toContain(path.join(root, "a"));
+    // A root that is one file (its directory outside it), a missing one, and the tuples as such.
+    const single = takeSnapshot(path.join(root, "top.json")) as Snapshot;
+    const missing = takeSnapshot(path.join(root, "nothing")) as Snapshot;
+    for (const other of [single, missing])
+      expect(decodeSnapshot(encodeSnapshot(other))).toEqual(other);
+    expect(decodeSnapshot(JSON.stringify(taken))).toEqual(taken);
+    expect(readStored(text).root).toBe(root);
+  });
+
+  it("compares as the snapshot itself does: nothing, files in place, more", async () => {
+    const taken = snapshot();
+    expect(stored(taken)).toEqual({ kind: "none" });
+    await fs.appendFile(path.join(root, "a", "one.jsonl"), "2\n");
+    expect(stored(taken)).toEqual(compareSnapshot(taken));
+    expect(stored(taken)).toMatchObject({
+      kind: "files",
+      files: [path.join(root, "a", "one.jsonl")],
+      snapshot: snapshot(),
+    });
+    await fs.writeFile(path.join(root, "a", "empty", "new.jsonl"), "x");
+    expect(stored(taken)).toEqual({ kind: "more" });
+    const before = snapshot();
+    await fs.rm(path.join(root, "top.json"));
+    expect(stored(before)).toEqual({ kind: "more" });
+    // The other forms: a root that is one file, a missing root, and tuples stored as such.
+    const single = takeSnapshot(path.join(root, "a", "one.jsonl")) as Snapshot;
+    expect(stored(single)).toEqual({ kind: "none" });
+    await fs.appendFile(path.join(root, "a", "one.jsonl"), "3\n");
+    expect(stored(single)).toEqual(compareSnapshot(single));
+    expect(stored(single).kind).toBe("files");
+    const missing = takeSnapshot(path.join(root, "nothing")) as Snapshot;
+    expect(stored(missing)).toEqual({ kind: "none" });
+    await fs.mkdir(path.join(root, "nothing"));
+    expect(stored(missing)).toEqual({ kind: "more" });
+    const now = snapshot();
+    expect(compareStored(readStored(JSON.stringify(now)))).toEqual({ kind: "none" });
   });
 });

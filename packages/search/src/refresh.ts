@@ -21,7 +21,14 @@
 import { promises as fs } from "node:fs";
 import type { Discovered } from "@txcript/core";
 import { loadDirect } from "./direct-load.js";
-import { compareSnapshot, recallDifference, type Snapshot, takeSnapshot } from "./freshness.js";
+import {
+  compareSnapshot,
+  decodeSnapshot,
+  encodeSnapshot,
+  recallDifference,
+  type Snapshot,
+  takeSnapshot,
+} from "./freshness.js";
 import { rowWriter, startWriterThread, type WriteFailure, type WriteItem } from "./index-writer.js";
 import {
   type IndexSource,
@@ -169,7 +176,7 @@ export async function refreshIndex(
   for (const source of sources) {
     const own = rowsOf.get(source.harness) ?? [];
     const saved = snapshotOf.get(source.harness) as { data: string } | undefined;
-    const prior = saved === undefined ? undefined : (JSON.parse(saved.data) as Snapshot);
+    const prior = saved === undefined ? undefined : decodeSnapshot(saved.data);
     // A comparison the search fast path made of this very snapshot moments ago stands for one now.
     const recalled =
       saved === undefined ? undefined : recallDifference(db.name, source.harness, saved.data);
@@ -390,7 +397,7 @@ export async function refreshIndex(
         failedPaths.has(entry[0]) ? [entry[0], -2, -2] : entry,
       ),
     };
-    saveSnapshot.run(plan.source.harness, JSON.stringify(snapshot));
+    saveSnapshot.run(plan.source.harness, encodeSnapshot(snapshot));
   });
   // A store found unchanged keeps its snapshot, unless a session of it was dropped just now.
   for (const plan of plans) if (!plan.unchanged || removed > 0) settle.immediate(plan);

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
-import { compareSnapshot, rememberDifference, type Snapshot } from "./freshness.js";
+import { compareStored, readStored, rememberDifference } from "./freshness.js";
 import type { WriterTarget } from "./index-writer.js";
 import { parseQuery } from "./query.js";
 
@@ -266,14 +266,14 @@ export class SearchIndex {
     if (stores.some((store) => !byHarness.has(store.harness))) return undefined;
     const snapshots = stores.map((store) => {
       const data = byHarness.get(store.harness) as string;
-      return { store, data, snapshot: JSON.parse(data) as Snapshot };
+      return { store, data, snapshot: readStored(data) };
     });
     if (snapshots.some(({ store, snapshot }) => snapshot.root !== store.root)) return undefined;
     // Every store is compared (not only up to the first change): a refresh of the changed ones
     // then takes the others' comparisons instead of making every stat again.
     const changed: string[] = [];
     for (const { store, data, snapshot } of snapshots) {
-      const difference = compareSnapshot(snapshot);
+      const difference = compareStored(snapshot);
       rememberDifference(this.file, store.harness, data, difference);
       if (difference.kind !== "none") changed.push(store.harness);
     }
