@@ -9,7 +9,7 @@
 // the store would read more than that one file: subagent files beside a
 // Claude Code session or in a Gemini CLI chat's directory. The test
 // (direct-load.test.ts) proves each equal to the store's load.
-import { promises as fs } from "node:fs";
+import { closeSync, promises as fs, openSync, readSync } from "node:fs";
 import * as path from "node:path";
 import { type Discovered, readTextFile } from "@txcript/core";
 
@@ -61,3 +61,90 @@ export async function loadDirect(
 
 /** The harnesses read by path. */
 export const directHarnesses: readonly string[] = Object.keys(readers);
+
+/** A reader of one store's sessions by path, prepared for one refresh (see storeReader). */
+export type StoreReader = (session: Discovered) => Promise<unknown | undefined>;
+
+/** A Codex rollout's file name: its local start time and its session id. */
+const rolloutName =
+  /^rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-([0-9a-fA-F-]{36})\.jsonl(\.zst)?$/;
+const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const zstdMagic = [0x28, 0xb5, 0x2f, 0xfd];
+
+function isZstd(bytes: Uint8Array): boolean {
+  return zstdMagic.every((byte, index) => bytes[index] === byte);
+}
+
+/** A file's first line, lower case; undefined when it is zstd, unreadable or has no line end in 1 MB. */
+function firstLine(file: string): string | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, "r");
+    const chunks: Buffer[] = [];
+    for (let read = 0; read < 1 << 20; ) {
+      const chunk = Buffer.alloc(16_384);
+      const size = readSync(descriptor, chunk, 0, chunk.length, read);
+      if (read === 0 && isZstd(chunk.subarray(0, size))) return undefined;
+      const end = chunk.subarray(0, size).indexOf(10);
+      chunks.push(chunk.subarray(0, end === -1 ? size : end));
+      if (end !== -1 || size === 0) return Buffer.concat(chunks).toString("utf8").toLowerCase();
+      read += size;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/**
+ * Codex's `load(id)` walks every rollout to find the id's file (twice: once for its children),
+ * and stats every later rollout for subagents that name it as their parent thread in their
+ * first line: ~10 % of a first build's main-thread time over the bench corpus, growing with the
+ * store per session. Given every file under the store's root (the refresh's snapshot), this
+ * reads each `rollout-…` file's first line once, and then reads a session alone — the text of
+ * its file, as the store decodes it, through the codec's parse — only when the store's load
+ * would read nothing more: its file's name carries its id, no other file carries that id, and
+ * no other rollout's first line names it at all (a subagent names its parent there). Any other
+ * session (a possible parent, an id in two files, a compressed file) is left to the store's
+ * load; any compressed rollout, or a first line past 1 MB, leaves every session to it.
+ */
+function codexReader(files: readonly string[], parse: ParseFile): StoreReader | undefined {
+  const rollouts: { file: string; id: string }[] = [];
+  for (const file of files) {
+    const match = rolloutName.exec(path.basename(file));
+    if (match?.[2] !== undefined) return undefined;
+    if (match?.[1] !== undefined) rollouts.push({ file, id: match[1].toLowerCase() });
+  }
+  const perId = new Map<string, number>();
+  const named = new Set<string>();
+  for (const { file, id } of rollouts) {
+    perId.set(id, (perId.get(id) ?? 0) + 1);
+    const line = firstLine(file);
+    if (line === undefined) return undefined;
+    for (const [other] of line.matchAll(uuid)) if (other !== id) named.add(other);
+  }
+  const alone = new Map<string, string>();
+  for (const { file, id } of rollouts)
+    if (perId.get(id) === 1 && !named.has(id)) alone.set(file, id);
+  return async (session) => {
+    if (alone.get(session.path) !== session.id) return undefined;
+    const bytes = await fs.readFile(session.path).catch(() => undefined);
+    if (bytes === undefined || isZstd(bytes)) return undefined;
+    return parse(new TextDecoder("utf-8").decode(bytes), session.path);
+  };
+}
+
+/**
+ * For the stores whose sessions can be read by path only knowing the store's other files
+ * (Codex), a reader for this refresh, given every file under the store's root as discovery
+ * found it; undefined for the others (loadDirect, or the store's load, then).
+ */
+export function storeReader(
+  harness: string,
+  files: readonly string[],
+  parse: ParseFile | undefined,
+): StoreReader | undefined {
+  return harness === "codex" && parse !== undefined ? codexReader(files, parse) : undefined;
+}

@@ -1,8 +1,8 @@
 // @txcript/search: full-text search over coding-agent sessions — an SQLite
 // FTS5 index of every store's messages, tool inputs and outputs, refreshed
 // incrementally by each session's fingerprint.
-export type { ParseFile } from "./direct-load.js";
-export { directHarnesses, loadDirect } from "./direct-load.js";
+export type { ParseFile, StoreReader } from "./direct-load.js";
+export { directHarnesses, loadDirect, storeReader } from "./direct-load.js";
 export type { Difference, Snapshot } from "./freshness.js";
 export { compareSnapshot, takeSnapshot } from "./freshness.js";
 export type { ParsedQuery } from "./query.js";

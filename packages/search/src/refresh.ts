@@ -20,7 +20,7 @@
 // again next time.
 import { promises as fs } from "node:fs";
 import type { Discovered } from "@txcript/core";
-import { loadDirect } from "./direct-load.js";
+import { loadDirect, type StoreReader, storeReader } from "./direct-load.js";
 import {
   compareSnapshot,
   decodeSnapshot,
@@ -49,6 +49,8 @@ interface Found {
   tracks: boolean;
   /** Its file's size when it is alone in it (what reading it ahead holds), else 0. */
   bytes: number;
+  /** Reads it by path knowing its store's other files (direct-load.ts, storeReader). */
+  direct?: StoreReader;
 }
 
 interface Row {
@@ -80,6 +82,9 @@ const aheadBytes = 8_000_000;
  * Settable for tests, which also read how many threads were started.
  */
 export const writerThread = { minSessions: 32, minBytes: 16_000_000, started: 0 };
+
+/** Sessions of one store to read before a store reader (storeReader) is prepared for them. */
+const storeReaderSessions = 8;
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
@@ -210,12 +215,24 @@ export async function refreshIndex(
     const found = await discoverAll(source);
     sessionCount += found.length;
     expected.clear();
+    const staleHere: Found[] = [];
     for (const entry of found) {
       const key = keyOf(source.harness, entry.session.id);
       present.add(key);
       expected.set(key, entry.fingerprint);
-      if (known.get(key) !== entry.fingerprint) stale.push(entry);
+      if (known.get(key) !== entry.fingerprint) staleHere.push(entry);
     }
+    // Many sessions to read: a reader knowing every file the snapshot found, when the store has
+    // one (Codex), is worth preparing once (one first line read per rollout).
+    const direct =
+      next !== undefined && staleHere.length >= storeReaderSessions
+        ? storeReader(
+            source.harness,
+            next.files.map((entry) => entry[0]),
+            source.parse,
+          )
+        : undefined;
+    for (const entry of staleHere) stale.push(direct === undefined ? entry : { ...entry, direct });
     plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
   }
 
@@ -305,6 +322,7 @@ export async function refreshIndex(
     const key = keyOf(source.harness, session.id);
     try {
       const native =
+        (await entry.direct?.(session)) ??
         (await loadDirect(source.harness, session, source.parse)) ??
         (await source.store.load(session.id));
       const transcript = source.read(native);
