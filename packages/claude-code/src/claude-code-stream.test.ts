@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { type AnyHarness, commonHarness, convertStreamed } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
+  itReadsGeneratedSessions,
   lawParameters,
   scratchDirectory,
   sessionFiles,
@@ -43,24 +43,8 @@ const fixtures = sessionFiles(path.join(repoRoot, "fixtures/claude-code"));
 const real = sessionFiles(path.join(realDirectory, "claude-code"));
 
 describe("claude code streaming law", () => {
-  it("generated sessions: stream and whole paths give the same text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("odd shapes: the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(),
-    );
+  itReadsGeneratedSessions(written, (text) => {
+    for (const to of targets) expectSamePaths(text, to);
   });
 
   it("fixtures and real captures: the same", () => {

@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { claudeCodeHarness } from "@txcript/claude-code";
 import { type AnyHarness, commonHarness, convertStreamed } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
+  itReadsGeneratedSessions,
   lawParameters,
   scratchDirectory,
   sessionFiles,
@@ -39,24 +39,8 @@ const fixtures = sessionFiles(path.join(repoRoot, "fixtures/codex"));
 const real = sessionFiles(path.join(realDirectory, "codex"));
 
 describe("codex streaming law", () => {
-  it("generated sessions: stream and whole paths give the same text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("odd shapes: the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(),
-    );
+  itReadsGeneratedSessions(written, (text) => {
+    for (const to of targets) expectSamePaths(text, to);
   });
 
   it("fixtures and real captures: the same", () => {

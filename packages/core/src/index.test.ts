@@ -177,6 +177,7 @@ describe("public exports", () => {
         "fixtureCommonDocuments",
         "harnessesUnderTest",
         "ignoringOptions",
+        "itReadsGeneratedSessions",
         "lawParameters",
         "lawRuns",
         "longTranscript",

@@ -21,10 +21,10 @@ import {
   textLines,
   transcriptParts,
 } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
+  itReadsGeneratedSessions,
   lawParameters,
   scratchDirectory,
   sessionFiles,
@@ -226,25 +226,13 @@ const oddRecordingArbitrary = fc
   );
 
 describe("gemini cli streaming law", () => {
-  it("generated sessions: stream and whole paths give the same text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(300),
-    );
-  });
-
-  it("odd shapes: the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(300),
-    );
-  });
+  itReadsGeneratedSessions(
+    written,
+    (text) => {
+      for (const to of targets) expectSamePaths(text, to);
+    },
+    300,
+  );
 
   it("records that rewrite earlier ones (replacements, rewinds, checkpoints, $set): the same", () => {
     fc.assert(

@@ -28,10 +28,11 @@ import {
   type Warning,
   WarningCollector,
 } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
+import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
+  itReadsGeneratedSessions,
   lawParameters,
   scratchDirectory,
   sessionFiles,
@@ -243,25 +244,13 @@ const quietBranches: StreamReader = (lines, options) =>
   });
 
 describe("pi streaming law", () => {
-  it("generated sessions: stream and whole paths give the same text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(200),
-    );
-  });
-
-  it("odd shapes: the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        const text = written(transcript);
-        for (const to of targets) expectSamePaths(text, to);
-      }),
-      lawParameters(200),
-    );
-  });
+  itReadsGeneratedSessions(
+    written,
+    (text) => {
+      for (const to of targets) expectSamePaths(text, to);
+    },
+    200,
+  );
 
   it("generated sessions rewired into branches (abandoned entries, kept entries off the path): the same", () => {
     fc.assert(

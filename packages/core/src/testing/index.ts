@@ -25,6 +25,7 @@ export {
   expectSamePaths,
   fixtureCommonDocuments,
   ignoringOptions,
+  itReadsGeneratedSessions,
   longTranscript,
   noFinalNewline,
   type StreamPath,

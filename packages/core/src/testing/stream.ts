@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { transcriptArbitrary } from "../arbitraries/index.js";
+import { oddShapesArbitrary, transcriptArbitrary } from "../arbitraries/index.js";
 import { type Warning, WarningCollector } from "../codec.js";
 import { TxcriptError } from "../errors.js";
 import type { AnyHarness, CodecOptions } from "../harness.js";
@@ -342,4 +342,33 @@ export function expectOrderRefused(writer: StreamWriter, options: CodecOptions =
   expect(() =>
     [...writer({ parts: unannounced, replay: () => unannounced }, options)].join(""),
   ).toThrow("announced subagents it lacks");
+}
+
+/**
+ * Registers a reader's law over generated sessions and odd shapes: each
+ * transcript written by the harness (`written`), then checked (`check`,
+ * its paths against the whole path), `numRuns` cases each.
+ */
+export function itReadsGeneratedSessions(
+  written: (transcript: Transcript) => string,
+  check: (text: string) => void,
+  numRuns?: number,
+): void {
+  const parameters = numRuns === undefined ? lawParameters() : lawParameters(numRuns);
+  it("generated sessions: stream and whole paths give the same text and warnings", () => {
+    fc.assert(
+      fc.property(transcriptArbitrary(), (transcript) => {
+        check(written(transcript));
+      }),
+      parameters,
+    );
+  });
+  it("odd shapes: the same", () => {
+    fc.assert(
+      fc.property(oddShapesArbitrary(), (transcript) => {
+        check(written(transcript));
+      }),
+      parameters,
+    );
+  });
 }
