@@ -258,6 +258,24 @@ describe("pi streaming writer: memory", () => {
     expect(replays()).toBe(1);
   });
 
+  it("a compaction copying the last messages does not hold back the entries before them", () => {
+    const transcript = compacted(longTranscript(2000), 7);
+    const { input, read } = countingInput(transcript);
+    const pieces: string[] = [];
+    const iterator = piWriteStream(input, {})[Symbol.iterator]();
+    for (let line = 0; line < 3; line += 1) iterator.next();
+    for (let entry = 1; entry <= 2001; entry += 1) {
+      const next = iterator.next();
+      pieces.push(next.value as string);
+      expect(read()).toBeLessThanOrEqual(entry);
+    }
+    // The compaction entry keeps from the first copied message's entry, written long before.
+    expect(pieces.at(-1)).toContain('"type":"compaction"');
+    const kept = (JSON.parse(pieces.at(-1) as string) as { firstKeptEntryId: string })
+      .firstKeptEntryId;
+    expect(JSON.parse(pieces[1993] as string)).toMatchObject({ id: kept });
+  });
+
   it("control: a writer that holds the whole transcript first fails it", () => {
     const { input, read } = countingInput(longTranscript(2000));
     collectingWriter(piHarness)(input, {})[Symbol.iterator]().next();
