@@ -106,6 +106,17 @@ describe("a snapshot as the index stores it", () => {
       expect(decodeSnapshot(encodeSnapshot(other))).toEqual(other);
     expect(decodeSnapshot(JSON.stringify(taken))).toEqual(taken);
     expect(readStored(text).root).toBe(root);
+    // The root is read from the text's head (the columns when first used): quotes and
+    // backslashes in it too.
+    const odd = path.join(root, 'we"ird\\ dir');
+    await fs.mkdir(path.join(odd, "sub"), { recursive: true });
+    await fs.writeFile(path.join(odd, "sub", "x.jsonl"), "x");
+    const oddTaken = takeSnapshot(odd) as Snapshot;
+    const decoded = decodeSnapshot(encodeSnapshot(oddTaken));
+    expect(decoded.root).toBe(odd);
+    expect(decoded).toEqual(oddTaken);
+    expect(decodeSnapshot(encodeSnapshot(missing)).missing).toBe(true);
+    expect(compareSnapshot(decoded)).toEqual({ kind: "none" });
   });
 
   it("compares as the snapshot itself does: nothing, files in place, more", async () => {
