@@ -7,7 +7,9 @@
 // against the same store holding a small session of the same harness: a
 // listing that reads heads only costs about the same (target ≤ 1.5×).
 import { cpSync, existsSync, promises as fs, linkSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { hasGnuTime, peakRss, summarize, timeCommand } from "./measure.mjs";
 import { cliBin as builtBin } from "./packages.mjs";
 
@@ -18,6 +20,7 @@ const cliCopy = path.join(path.dirname(path.dirname(builtBin)), ".bench-streamin
 let cliBin = builtBin;
 
 import { formatBytes } from "./report.mjs";
+import { writeResults } from "./results.mjs";
 import { writeClaudeSession, writeCodexRollout } from "./streaming-writers.mjs";
 
 const group = "memory";
@@ -180,6 +183,11 @@ export async function streaming(context) {
   }
 }
 
+/** Whether a row runs: all of them, or (`rows`) those whose name has one of the given words. */
+function wanted(context, name) {
+  return context.rows === undefined || context.rows.some((word) => name.includes(word));
+}
+
 async function measure(context) {
   const { corpus, log, quick } = context;
   const directory = path.join(corpus, "streaming");
@@ -192,11 +200,13 @@ async function measure(context) {
     const label = `${size} ${input.title}`;
     const home = await storeHome(path.join(scratch, "home"), input, entry.file);
     for (const to of ["codex", "claude_code"]) {
+      const name = `peak RSS, convert a ${label} to ${to === "codex" ? "Codex" : "Claude Code"}`;
+      if (!wanted(context, name)) continue;
       const output = path.join(scratch, `out-${input.key}-${to}.jsonl`);
       await fs.rm(output, { force: true });
       figures.push(
         await rssFigure(
-          `peak RSS, convert a ${label} to ${to === "codex" ? "Codex" : "Claude Code"}`,
+          name,
           ["convert", entry.file, "--to", to, "-o", output],
           home.env,
           scratch,
@@ -207,19 +217,23 @@ async function measure(context) {
     }
     for (const to of ["codex", "claude_code"]) {
       if (to === input.harness) continue;
-      figures.push(
-        await rssFigure(
-          `peak RSS, continue a ${label} in ${to === "codex" ? "Codex" : "Claude Code"} (--no-resume)`,
-          ["continue", entry.file, "--with", to, "--no-resume", "--quiet"],
-          home.env,
-          scratch,
-          context,
-        ),
-      );
+      const name = `peak RSS, continue a ${label} in ${to === "codex" ? "Codex" : "Claude Code"} (--no-resume)`;
+      if (wanted(context, name))
+        figures.push(
+          await rssFigure(
+            name,
+            ["continue", entry.file, "--with", to, "--no-resume", "--quiet"],
+            home.env,
+            scratch,
+            context,
+          ),
+        );
       // The whole history, fitted into a budget in passes (continue-stream.ts, core's BudgetFit).
+      const fitted = `peak RSS, continue a ${label} in ${to === "codex" ? "Codex" : "Claude Code"} with --full --budget 150000 (--no-resume)`;
+      if (!wanted(context, fitted)) continue;
       figures.push(
         await rssFigure(
-          `peak RSS, continue a ${label} in ${to === "codex" ? "Codex" : "Claude Code"} with --full --budget 150000 (--no-resume)`,
+          fitted,
           [
             "continue",
             entry.file,
@@ -238,7 +252,8 @@ async function measure(context) {
         ),
       );
     }
-    figures.push(await listFigure(input, entry, scratch, context));
+    if (wanted(context, `list over a store holding the ${size} ${input.title}`))
+      figures.push(await listFigure(input, entry, scratch, context));
     await fs.rm(home.root, { recursive: true, force: true });
   }
   await fs.rm(scratch, { recursive: true, force: true });
@@ -274,4 +289,45 @@ async function listFigure(input, entry, scratch, context) {
     met: ratio.median <= 1.5,
     context: `${ratios.length} interleaved rounds after a warm-up; the same listing, one session each`,
   };
+}
+
+// `node bench/lib/suite-streaming.mjs --rows WORD[,WORD]`: re-run only the
+// rows whose name has one of the words (e.g. `--budget`), each as the suite
+// runs it, and put their figures in place of the same rows in
+// bench/results.json (the context says when, alone, at what load), then
+// render bench/RESULTS.md again. The suite's other rows keep their run.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf("--rows");
+  const rows = at === -1 ? [] : (process.argv[at + 1] ?? "").split(",").filter(Boolean);
+  if (rows.length === 0) {
+    process.stderr.write("usage: node bench/lib/suite-streaming.mjs --rows WORD[,WORD]\n");
+    process.exit(2);
+  }
+  const benchDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const load = os.loadavg()[0];
+  const log = (message) => process.stderr.write(`[streaming rows] ${message}\n`);
+  const figures = await streaming({
+    corpus: path.join(benchDir, ".corpus"),
+    log,
+    quick: false,
+    rows,
+  });
+  const end = os.loadavg()[0];
+  const date = new Date().toISOString();
+  const file = path.join(benchDir, "results.json");
+  const results = JSON.parse(await fs.readFile(file, "utf8"));
+  const suite = results.suites.streaming;
+  for (const figure of figures) {
+    const context = `${figure.context ?? figure.skipped}; this row re-run alone ${date.slice(0, 16)}Z, load ${load.toFixed(2)}→${end.toFixed(2)}`;
+    const next =
+      figure.skipped === undefined ? { ...figure, context } : { ...figure, skipped: context };
+    const index = suite.figures.findIndex((old) => old.name === figure.name);
+    if (index === -1) suite.figures.push(next);
+    else suite.figures[index] = next;
+    log(`${figure.name}: ${figure.context ?? figure.skipped}`);
+  }
+  results.machine = { ...results.machine, date };
+  await fs.writeFile(file, `${JSON.stringify(results, null, 1)}\n`);
+  await writeResults({ benchDir, results });
+  log(`wrote ${figures.length} rows into bench/results.json and bench/RESULTS.md`);
 }
