@@ -353,4 +353,29 @@ describe("SearchIndex.openExisting and unchangedSince (the CLI's fast path)", ()
     expect(again?.unchangedSince(stores)).toBe(true);
     again?.close();
   });
+
+  it("names the stores that changed, none once refreshed, undefined when not comparable", async () => {
+    await search("upload");
+    const stores = [{ harness: "common", root: directorySource("common", sessions).store.root }];
+    const index = SearchIndex.openExisting(file);
+    if (index === undefined) throw new Error("no index");
+    try {
+      expect(index.changedSince(stores)).toEqual([]);
+      // Not comparable (the caller refreshes them all): another root, an extra or missing store.
+      expect(
+        index.changedSince([{ harness: "common", root: `${sessions}-other` }]),
+      ).toBeUndefined();
+      expect(index.changedSince([...stores, { harness: "other", root: sessions }])).toBeUndefined();
+      expect(index.changedSince([])).toBeUndefined();
+      await writeSession(sessions, session("s3", ["a new upload"]));
+      expect(index.changedSince(stores)).toEqual(["common"]);
+      // The refresh on this connection finds the new session from that comparison, and after it
+      // nothing has changed.
+      await index.refresh([directorySource("common", sessions)]);
+      expect(new Set(index.search("upload").map((hit) => hit.id))).toEqual(new Set(["s1", "s3"]));
+      expect(index.changedSince(stores)).toEqual([]);
+    } finally {
+      index.close();
+    }
+  });
 });
