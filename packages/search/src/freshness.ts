@@ -60,10 +60,16 @@ type RawStat = (file: string, bigint: false, request: undefined, throwIfNoEntry:
  * Node's own stat binding, which fs.statSync calls before it builds a Stats object from the
  * numbers: measured over the bench corpus's 7,078 entries, 40.8 ms of CPU through statSync and
  * 19.9 ms through the binding (docs/decisions/0008). Only where its layout is known and checked:
- * Node 20 on POSIX, without --pending-deprecation (process.binding() would print DEP0111), and
- * agreeing with fs.statSync on `/` field by field; anywhere else, or if it throws, statSync.
+ * Node 20 on POSIX, without --pending-deprecation (process.binding() would print DEP0111), where
+ * fs.statSync itself calls it as it is called here (earlier Node 20 releases passed a context
+ * object instead, which this must never do), and agreeing with fs.statSync on `/` field by field;
+ * anywhere else, or if it throws, statSync.
  */
 let rawStat: RawStat | null | undefined;
+
+/** How fs.statSync calls the binding when it takes (path, bigint, undefined, throwIfNoEntry). */
+const statSyncCall =
+  /binding\.stat\(\s*pathModule\.toNamespacedPath\(path\),\s*options\.bigint,\s*undefined,\s*options\.throwIfNoEntry,?\s*\)/;
 
 function nodeStat(): RawStat | null {
   if (rawStat !== undefined) return rawStat;
@@ -75,6 +81,7 @@ function nodeStat(): RawStat | null {
       process.env.NODE_PENDING_DEPRECATION === "1";
     if (process.platform === "win32" || process.versions.node.split(".")[0] !== "20" || pending)
       return rawStat;
+    if (!statSyncCall.test(Function.prototype.toString.call(fs.statSync))) return rawStat;
     const binding = (process as unknown as { binding(name: string): { stat?: unknown } }).binding(
       "fs",
     );
@@ -94,6 +101,11 @@ function nodeStat(): RawStat | null {
     rawStat = null;
   }
   return rawStat;
+}
+
+/** Whether comparisons use Node's stat binding here (else fs.statSync): for tests. */
+export function usesStatBinding(): boolean {
+  return nodeStat() !== null;
 }
 
 /** Stat `file` into statSize and statMtimeMs; false when it is missing (or cannot be statted). */
