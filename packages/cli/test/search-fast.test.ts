@@ -4,7 +4,6 @@
 // given, or there is no index yet. TXCRIPT_SEARCH_FAST=only exits 125 where
 // the fast path would fall back (the control that it did answer); =0 runs
 // the full command.
-import { spawnSync } from "node:child_process";
 import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -107,27 +106,6 @@ describe("txcript search's fast path", () => {
     expect(await loadedHarnesses(only.env)).toEqual([]);
     await fs.writeFile(file, text);
     expect(await loadedHarnesses(full.env)).toEqual(harnessPackages);
-  });
-
-  it("prints no deprecation warning where Node would print one for its stat binding", async () => {
-    await stock();
-    for (const env of [
-      { NODE_OPTIONS: "--pending-deprecation" },
-      { NODE_PENDING_DEPRECATION: "1" },
-    ]) {
-      const fast = await txcript(home, ["search", "exclusive"], { env: { ...env, ...only.env } });
-      const slow = await txcript(home, ["search", "exclusive"], { env: { ...env, ...full.env } });
-      expect(fast.code, fast.stderr).toBe(0);
-      expect(fast.stderr).toBe(slow.stderr);
-      expect(fast.stdout).toBe(slow.stdout);
-      expect(fast.stdout).toContain(thread);
-    }
-    // Control: Node does print it under these settings.
-    const warned = spawnSync(process.execPath, ["-e", "process.binding('fs')"], {
-      env: { PATH: process.env.PATH, NODE_OPTIONS: "--pending-deprecation" },
-      encoding: "utf8",
-    });
-    expect(warned.stderr).toContain("DEP0111");
   });
 
   it("leaves options it does not take, and a moved store, to the full path", async () => {

@@ -12,7 +12,6 @@ import {
   readStored,
   type Snapshot,
   takeSnapshot,
-  usesStatBinding,
 } from "./freshness.js";
 
 let root: string;
@@ -147,16 +146,5 @@ describe("a snapshot as the index stores it", () => {
     expect(stored(missing)).toEqual({ kind: "more" });
     const now = snapshot();
     expect(compareStored(readStored(JSON.stringify(now)))).toEqual({ kind: "none" });
-  });
-});
-
-describe("the stat a comparison makes", () => {
-  it("goes through Node's binding on Node 20 on POSIX, and fs.statSync elsewhere", () => {
-    const node20 = process.versions.node.split(".")[0] === "20";
-    const pending =
-      process.execArgv.includes("--pending-deprecation") ||
-      (process.env.NODE_OPTIONS ?? "").includes("--pending-deprecation") ||
-      process.env.NODE_PENDING_DEPRECATION === "1";
-    expect(usesStatBinding()).toBe(node20 && process.platform !== "win32" && !pending);
   });
 });

@@ -49,86 +49,6 @@ function statOf(file: string): fs.Stats | undefined {
   }
 }
 
-// The size and modification time of the last entry statInto found (module state: no object per
-// stat on the ~7,000 of every search).
-let statSize = 0;
-let statMtimeMs = 0;
-
-type RawStat = (file: string, bigint: false, request: undefined, throwIfNoEntry: false) => unknown;
-
-/**
- * Node's own stat binding, which fs.statSync calls before it builds a Stats object from the
- * numbers: measured over the bench corpus's 7,078 entries, 40.8 ms of CPU through statSync and
- * 19.9 ms through the binding (docs/decisions/0008). Only where its layout is known and checked:
- * Node 20 on POSIX, without --pending-deprecation (process.binding() would print DEP0111), where
- * fs.statSync itself calls it as it is called here (earlier Node 20 releases passed a context
- * object instead, which this must never do), and agreeing with fs.statSync on `/` field by field;
- * anywhere else, or if it throws, statSync.
- */
-let rawStat: RawStat | null | undefined;
-
-/** How fs.statSync calls the binding when it takes (path, bigint, undefined, throwIfNoEntry). */
-const statSyncCall =
-  /binding\.stat\(\s*pathModule\.toNamespacedPath\(path\),\s*options\.bigint,\s*undefined,\s*options\.throwIfNoEntry,?\s*\)/;
-
-function nodeStat(): RawStat | null {
-  if (rawStat !== undefined) return rawStat;
-  rawStat = null;
-  try {
-    const pending =
-      process.execArgv.includes("--pending-deprecation") ||
-      (process.env.NODE_OPTIONS ?? "").includes("--pending-deprecation") ||
-      process.env.NODE_PENDING_DEPRECATION === "1";
-    if (process.platform === "win32" || process.versions.node.split(".")[0] !== "20" || pending)
-      return rawStat;
-    if (!statSyncCall.test(Function.prototype.toString.call(fs.statSync))) return rawStat;
-    const binding = (process as unknown as { binding(name: string): { stat?: unknown } }).binding(
-      "fs",
-    );
-    if (typeof binding.stat !== "function") return rawStat;
-    const stat = binding.stat.bind(binding) as RawStat;
-    const values = stat("/", false, undefined, false) as Float64Array | undefined;
-    const known = fs.statSync("/");
-    if (
-      values instanceof Float64Array &&
-      values[1] === known.mode &&
-      values[7] === known.ino &&
-      values[8] === known.size &&
-      (values[12] as number) * 1e3 + (values[13] as number) / 1e6 === known.mtimeMs
-    )
-      rawStat = stat;
-  } catch {
-    rawStat = null;
-  }
-  return rawStat;
-}
-
-/** Whether comparisons use Node's stat binding here (else fs.statSync): for tests. */
-export function usesStatBinding(): boolean {
-  return nodeStat() !== null;
-}
-
-/** Stat `file` into statSize and statMtimeMs; false when it is missing (or cannot be statted). */
-function statInto(file: string): boolean {
-  const raw = nodeStat();
-  try {
-    if (raw !== null) {
-      const values = raw(file, false, undefined, false) as Float64Array | undefined;
-      if (values === undefined) return false;
-      statSize = values[8] as number;
-      statMtimeMs = (values[12] as number) * 1e3 + (values[13] as number) / 1e6;
-      return true;
-    }
-    const stat = fs.statSync(file, quiet);
-    if (stat === undefined) return false;
-    statSize = stat.size;
-    statMtimeMs = stat.mtimeMs;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Walk `root`; undefined when it holds more than `limit` entries or cannot be read whole. */
 export function takeSnapshot(root: string, limit = maxSnapshotEntries): Snapshot | undefined {
   const top = statOf(root);
@@ -320,20 +240,21 @@ export function compareStored(stored: StoredSnapshot): Difference {
   const { dirs, dirTimes, files, sizes, times } = value;
   for (let i = 0; i < dirs.length; i += 1) {
     const name = dirs[i] as string;
-    const found = statInto(name === "" ? root : `${prefix}${name}`);
-    if ((found ? statMtimeMs : -1) !== dirTimes[i]) return { kind: "more" };
+    const stat = statOf(name === "" ? root : `${prefix}${name}`);
+    if ((stat?.mtimeMs ?? -1) !== dirTimes[i]) return { kind: "more" };
   }
   let changed: number[] | undefined;
   let now: [number, number][] | undefined;
   for (let i = 0; i < files.length; i += 1) {
     const name = files[i] as string;
-    if (!statInto(name === "" ? root : `${prefix}${name}`)) {
+    const stat = statOf(name === "" ? root : `${prefix}${name}`);
+    if (stat === undefined) {
       if (sizes[i] !== -1) return { kind: "more" };
-    } else if (statSize !== sizes[i] || statMtimeMs !== times[i]) {
+    } else if (stat.size !== sizes[i] || stat.mtimeMs !== times[i]) {
       changed ??= [];
       now ??= [];
       changed.push(i);
-      now.push([statSize, statMtimeMs]);
+      now.push([stat.size, stat.mtimeMs]);
     }
   }
   if (changed === undefined || now === undefined) return { kind: "none" };
