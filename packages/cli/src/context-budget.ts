@@ -273,7 +273,7 @@ export interface ArchivedSession {
 export async function writeArchive(
   cwd: string,
   whole: Transcript | ArchivedSession,
-  leftOut: { before: number; cuts: BudgetCut[]; firstKept: number },
+  leftOut: { before: number; cuts: Iterable<BudgetCut>; firstKept: number },
   summary: string,
   options: { created?: boolean } = {},
 ): Promise<Archive> {
@@ -377,9 +377,13 @@ export async function streamFitForTarget(
   budget: number | undefined,
 ): Promise<{
   fit: BudgetFit;
-  finish(): Omit<Fitted, "transcript"> & { messages: Message[] };
+  /** The cuts are core's BudgetCuts: made as they are read (index.md), not held. */
+  finish(): Omit<Fitted, "transcript" | "cuts"> & {
+    messages: Message[];
+    cuts: ReturnType<BudgetFit["packedResult"]>["cuts"];
+  };
 }> {
   const { limit, count, name } = await targetBudget(target, budget);
   const fit = new BudgetFit(limit, count, { reserve });
-  return { fit, finish: () => checked(fit.result(), limit, name) };
+  return { fit, finish: () => checked(fit.packedResult(), limit, name) };
 }

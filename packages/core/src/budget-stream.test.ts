@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { transcriptArbitrary } from "./arbitraries/index.js";
 import {
   type BudgetCut,
+  BudgetFit,
   type BudgetOptions,
   type BudgetResult,
   blockText,
@@ -224,6 +225,18 @@ describe("fitMessages (two passes) and fitToBudget", () => {
             messages: undefined,
           });
           expect(streamed.messages).toEqual(expected.transcript.messages);
+          // The packed result: the same, its cuts made again each time they are read.
+          const fit = new BudgetFit(budget, count, options);
+          for (const message of transcript.messages) fit.measure(message);
+          for (const message of transcript.messages) fit.keep(message);
+          const packed = fit.packedResult();
+          expect(packed.cuts.length).toBe(expected.cuts.length);
+          expect([...packed.cuts]).toEqual(expected.cuts);
+          expect([...packed.cuts]).toEqual(expected.cuts);
+          expect({ ...packed, cuts: undefined }).toEqual({
+            ...streamed,
+            cuts: undefined,
+          });
         },
       ),
       lawParameters(),

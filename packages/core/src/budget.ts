@@ -361,6 +361,44 @@ function shrinkMessage(
 }
 
 /**
+ * The cuts of a fit, in the order the stages make them (each stage oldest
+ * first, then whole turns, then orphan results), made again from the
+ * packed fits each time they are read: a fit of a long session cuts
+ * hundreds of thousands of messages, and their BudgetCut objects held at
+ * once were the largest thing the fit allocated.
+ */
+export class BudgetCuts implements Iterable<BudgetCut> {
+  readonly #fits: Fits;
+  readonly #plan: FitPlan;
+  readonly #orphans: readonly BudgetCut[];
+  readonly length: number;
+
+  constructor(fits: Fits, plan: FitPlan, orphans: readonly BudgetCut[]) {
+    this.#fits = fits;
+    this.#plan = plan;
+    this.#orphans = orphans;
+    let length = orphans.length + (plan.stage === 4 ? plan.cutTo - plan.head : 0);
+    for (let stage = 1; stage <= 3; stage += 1)
+      for (let at = 0; at < fits.length && runs(plan, stage, at); at += 1)
+        length += fits.cuts(at, stage).length;
+    this.length = length;
+  }
+
+  *[Symbol.iterator](): Iterator<BudgetCut> {
+    const fits = this.#fits;
+    const plan = this.#plan;
+    for (let stage = 1; stage <= 3; stage += 1)
+      for (let at = 0; at < fits.length && runs(plan, stage, at); at += 1)
+        for (const cut of fits.cuts(at, stage))
+          yield { ordinal: at + 1, what: cut.what, tokens: cut.tokens, kept: cut.kept };
+    if (plan.stage === 4)
+      for (let at = plan.head; at < plan.cutTo; at += 1)
+        yield { ordinal: at + 1, what: "turn", tokens: fits.tokens(at, 3), kept: 0 };
+    yield* this.#orphans;
+  }
+}
+
+/**
  * A fit fed one message at a time, in two passes over the conversation from
  * its start: `measure` each message, then `keep` each again (the first
  * `keep` plans the fit), then `result()`. Only what stays is held, with each
@@ -416,6 +454,15 @@ export class BudgetFit {
 
   /** What stays, what was cut, and the token counts before and after. */
   result(): Omit<BudgetResult, "transcript"> & { messages: Message[] } {
+    const { messages, cuts, before, after, fits } = this.packedResult();
+    return { messages, cuts: [...cuts], before, after, fits };
+  }
+
+  /** result(), with the cuts made as they are read (BudgetCuts), not held. */
+  packedResult(): Omit<BudgetResult, "transcript" | "cuts"> & {
+    messages: Message[];
+    cuts: BudgetCuts;
+  } {
     const fits = this.#fits;
     this.#plan ??= planFit(fits, this.#limit);
     const plan = this.#plan;
@@ -423,21 +470,10 @@ export class BudgetFit {
     const { count, imageTokens } = this.#settings;
     let before = 0;
     for (let at = 0; at < fits.length; at += 1) before += fits.tokens(at, 0);
-    // The cuts, in the order the stages make them: each stage oldest first, then turns, then orphans.
-    const cuts: BudgetCut[] = [];
-    for (let stage = 1; stage <= 3; stage += 1)
-      for (let at = 0; at < fits.length && runs(plan, stage, at); at += 1)
-        for (const cut of fits.cuts(at, stage)) cuts.push({ ordinal: at + 1, ...cut });
+    const orphanCuts: BudgetCut[] = [];
     let entries = this.#entries;
     let total = entries.reduce((sum, entry) => sum + entry.tokens, 0);
     if (plan.stage === 4) {
-      for (let at = plan.head; at < plan.cutTo; at += 1)
-        cuts.push({
-          ordinal: at + 1,
-          what: "turn",
-          tokens: fits.tokens(at, 3),
-          kept: 0,
-        });
       // Results whose call went with a dropped turn would be orphans: they go too.
       const left = (id: string) => this.#leftCalls.find(id) !== -1 && !this.#keptCalls.has(id);
       const remaining: typeof entries = [];
@@ -454,7 +490,7 @@ export class BudgetFit {
           0,
         );
         const content = entry.message.content.filter((block) => !orphans.includes(block));
-        cuts.push({ ordinal: entry.ordinal, what: "orphan-result", tokens, kept: 0 });
+        orphanCuts.push({ ordinal: entry.ordinal, what: "orphan-result", tokens, kept: 0 });
         total -= entry.tokens;
         if (content.length === 0) continue;
         const message = { ...entry.message, content };
@@ -466,7 +502,7 @@ export class BudgetFit {
     }
     return {
       messages: entries.map((entry) => entry.message),
-      cuts,
+      cuts: new BudgetCuts(fits, plan, orphanCuts),
       before,
       after: total,
       fits: total <= this.#limit,
