@@ -325,4 +325,41 @@ describe("refresh", () => {
       Object.assign(writerThread, threads, { started: writerThread.started });
     }
   });
+
+  it("reads and writes a store's sessions while the next store discovers", async () => {
+    const { source, counts } = counted();
+    const others = path.join(root, "others");
+    await writeSession(others, session("o1", ["omicron one"]));
+    const other = directorySource("other", others);
+    // The second store's discovery waits (10 s at most) for the first store's first load.
+    let loadedFirst = false;
+    const waiting: IndexSource = {
+      ...other,
+      store: {
+        ...other.store,
+        harness: other.store.harness,
+        root: other.store.root,
+        async *discover() {
+          for (let waited = 0; counts.load === 0 && waited < 10_000; waited += 10)
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          loadedFirst = counts.load > 0;
+          yield* other.store.discover();
+        },
+        load: (id) => other.store.load(id),
+      },
+    };
+    const threads = { ...writerThread };
+    Object.assign(writerThread, { minSessions: 1 });
+    try {
+      const built = await withIndex(async (index) => ({
+        stats: await index.refresh([source, waiting]),
+        hits: index.search("one").map((hit) => hit.id),
+      }));
+      expect(loadedFirst).toBe(true);
+      expect(built.stats).toEqual({ sessions: 3, indexed: 3, removed: 0, failed: [] });
+      expect(new Set(built.hits)).toEqual(new Set(["s1", "s2", "o1"]));
+    } finally {
+      Object.assign(writerThread, threads, { started: writerThread.started });
+    }
+  });
 });

@@ -178,63 +178,93 @@ export async function refreshIndex(
     unchanged?: true;
   }[] = [];
   let sessionCount = 0;
-  for (const source of sources) {
-    const own = rowsOf.get(source.harness) ?? [];
-    const saved = snapshotOf.get(source.harness) as { data: string } | undefined;
-    const prior = saved === undefined ? undefined : decodeSnapshot(saved.data);
-    // A comparison the search fast path made of this very snapshot moments ago stands for one now.
-    const recalled =
-      saved === undefined ? undefined : recallDifference(db.name, source.harness, saved.data);
-    const difference =
-      prior === undefined || prior.root !== source.store.root
-        ? ({ kind: "more" } as const)
-        : (recalled ?? compareSnapshot(prior));
-    const expected = new Map(own.map((row) => [row.key, row.fingerprint]));
-    if (difference.kind === "none" && prior !== undefined) {
-      for (const row of own) present.add(row.key);
-      sessionCount += own.length;
-      plans.push({ source, expected, snapshot: prior, unchanged: true });
-      continue;
-    }
-    if (difference.kind === "files" && prior !== undefined) {
-      // Saved as the comparison statted them, before the files are read again (freshness.ts).
-      const next = difference.snapshot;
-      const changed = await reread(source, own, difference.files);
-      if (changed !== undefined) {
+  // Sources are planned (compared, discovered) while the stale sessions found so far are read and
+  // written below: the writer thread starts on the first store's sessions while the next stores
+  // discover (a first build spent ~3 s discovering before writing anything).
+  let planned = false;
+  let planError: { error: unknown } | undefined;
+  // Read through a call: set by the planning, which runs between this function's awaits.
+  const planFailure = () => planError;
+  let wakeReader: (() => void) | undefined;
+  const wake = () => {
+    const resume = wakeReader;
+    wakeReader = undefined;
+    resume?.();
+  };
+  const nextPlanned = () => new Promise<void>((resolve) => (wakeReader = resolve));
+  const planAll = async () => {
+    for (const source of sources) {
+      const own = rowsOf.get(source.harness) ?? [];
+      const saved = snapshotOf.get(source.harness) as { data: string } | undefined;
+      const prior = saved === undefined ? undefined : decodeSnapshot(saved.data);
+      // A comparison the search fast path made of this very snapshot moments ago stands for one now.
+      const recalled =
+        saved === undefined ? undefined : recallDifference(db.name, source.harness, saved.data);
+      const difference =
+        prior === undefined || prior.root !== source.store.root
+          ? ({ kind: "more" } as const)
+          : (recalled ?? compareSnapshot(prior));
+      const expected = new Map(own.map((row) => [row.key, row.fingerprint]));
+      if (difference.kind === "none" && prior !== undefined) {
         for (const row of own) present.add(row.key);
         sessionCount += own.length;
-        for (const entry of changed) {
-          stale.push(entry);
-          expected.set(keyOf(source.harness, entry.session.id), entry.fingerprint);
-        }
-        plans.push({ source, expected, snapshot: next });
+        plans.push({ source, expected, snapshot: prior, unchanged: true });
         continue;
       }
+      if (difference.kind === "files" && prior !== undefined) {
+        // Saved as the comparison statted them, before the files are read again (freshness.ts).
+        const next = difference.snapshot;
+        const changed = await reread(source, own, difference.files);
+        if (changed !== undefined) {
+          for (const row of own) present.add(row.key);
+          sessionCount += own.length;
+          for (const entry of changed) {
+            stale.push(entry);
+            expected.set(keyOf(source.harness, entry.session.id), entry.fingerprint);
+          }
+          plans.push({ source, expected, snapshot: next });
+          wake();
+          continue;
+        }
+      }
+      const next = takeSnapshot(source.store.root);
+      const found = await discoverAll(source);
+      sessionCount += found.length;
+      expected.clear();
+      const staleHere: Found[] = [];
+      for (const entry of found) {
+        const key = keyOf(source.harness, entry.session.id);
+        present.add(key);
+        expected.set(key, entry.fingerprint);
+        if (known.get(key) !== entry.fingerprint) staleHere.push(entry);
+      }
+      // Many sessions to read: a reader knowing every file the snapshot found, when the store has
+      // one (Codex), is worth preparing once (one first line read per rollout).
+      const direct =
+        next !== undefined && staleHere.length >= storeReaderSessions
+          ? storeReader(
+              source.harness,
+              next.files.map((entry) => entry[0]),
+              source.parse,
+            )
+          : undefined;
+      for (const entry of staleHere)
+        stale.push(direct === undefined ? entry : { ...entry, direct });
+      plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
+      wake();
     }
-    const next = takeSnapshot(source.store.root);
-    const found = await discoverAll(source);
-    sessionCount += found.length;
-    expected.clear();
-    const staleHere: Found[] = [];
-    for (const entry of found) {
-      const key = keyOf(source.harness, entry.session.id);
-      present.add(key);
-      expected.set(key, entry.fingerprint);
-      if (known.get(key) !== entry.fingerprint) staleHere.push(entry);
-    }
-    // Many sessions to read: a reader knowing every file the snapshot found, when the store has
-    // one (Codex), is worth preparing once (one first line read per rollout).
-    const direct =
-      next !== undefined && staleHere.length >= storeReaderSessions
-        ? storeReader(
-            source.harness,
-            next.files.map((entry) => entry[0]),
-            source.parse,
-          )
-        : undefined;
-    for (const entry of staleHere) stale.push(direct === undefined ? entry : { ...entry, direct });
-    plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
-  }
+  };
+  const planning = planAll().then(
+    () => {
+      planned = true;
+      wake();
+    },
+    (error: unknown) => {
+      planError = { error };
+      planned = true;
+      wake();
+    },
+  );
 
   // A session's messages are the rowids from first_row to last_row (inserted in one
   // transaction, so no other session's rows lie between): deleting by rowid range, not by the
@@ -259,12 +289,6 @@ export async function refreshIndex(
     deleteSession.run(key);
     dropSnapshot.run(harness);
   });
-  let removed = 0;
-  for (const row of rows)
-    if (!present.has(row.key)) {
-      drop.immediate(row.key, row.harness);
-      removed += 1;
-    }
   const failed: RefreshStats["failed"] = [];
   const failedPaths = new Set<string>();
   const failedKeys = new Set<string>();
@@ -286,8 +310,13 @@ export async function refreshIndex(
   // segment at every commit, and a commit per session spent more time merging those small
   // segments than inserting (see docs/decisions/0008). Many sessions are written by a second
   // thread (index-writer.ts) while this one reads and parses the next ones; a few, here.
-  const staleBytes = stale.reduce((total, entry) => total + entry.bytes, 0);
-  const threaded = stale.length >= writerThread.minSessions || staleBytes >= writerThread.minBytes;
+  const enough = () =>
+    stale.length >= writerThread.minSessions ||
+    stale.reduce((total, entry) => total + entry.bytes, 0) >= writerThread.minBytes;
+  while (!planned && !enough()) await nextPlanned();
+  const early = planFailure();
+  if (early !== undefined) throw early.error;
+  const threaded = enough();
   const writer = threaded ? startWriterThread(writerTarget(db.name)) : undefined;
   if (writer !== undefined) writerThread.started += 1;
   const here = threaded ? undefined : rowWriter(db);
@@ -361,7 +390,12 @@ export async function refreshIndex(
   let finished = false;
   try {
     fill();
-    while (ahead.length > 0) {
+    while (ahead.length > 0 || !planned) {
+      if (ahead.length === 0) {
+        await nextPlanned();
+        fill();
+        continue;
+      }
       const { entry, loaded } = ahead.shift() as (typeof ahead)[number];
       const { source, session } = entry;
       onProgress?.({ done, total: stale.length, path: session.path });
@@ -386,6 +420,16 @@ export async function refreshIndex(
       db.pragma(`cache_size = ${Number(cacheSize)}`);
     }
   }
+  await planning;
+  const failure = planFailure();
+  if (failure !== undefined) throw failure.error;
+  // Sessions gone from their store leave the index (once every store is planned).
+  let removed = 0;
+  for (const row of rows)
+    if (!present.has(row.key)) {
+      drop.immediate(row.key, row.harness);
+      removed += 1;
+    }
   for (const { key, entry, error } of readFailures) fail(key, entry, error);
   if (writeFailures.length > 0) {
     const byKey = new Map(
