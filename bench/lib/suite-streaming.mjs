@@ -328,6 +328,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   results.machine = { ...results.machine, date };
   await fs.writeFile(file, `${JSON.stringify(results, null, 1)}\n`);
+  // The conversion chart's figures did not change: it keeps the date of the run that made them.
+  const chart = path.join(benchDir, "conversion-chart.svg");
+  const drawn = existsSync(chart) ? await fs.readFile(chart, "utf8") : undefined;
   await writeResults({ benchDir, results });
+  if (drawn !== undefined) await fs.writeFile(chart, drawn);
   log(`wrote ${figures.length} rows into bench/results.json and bench/RESULTS.md`);
 }
