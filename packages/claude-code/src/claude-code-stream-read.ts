@@ -12,11 +12,16 @@
 // id, known from pass one; the reader then forgets that id), and a
 // compaction marker has had its chance at a summary line.
 //
-// A file holding inline subagent (sidechain) lines, as Claude Code 1.0.x
-// wrote, is read whole (claudeCodeToCommon): its subagents are linked
-// across the whole file.
+// Inline subagent (sidechain) lines, as Claude Code 1.0.x and txcript's
+// own writer put them in the main file, are held from pass one (each
+// subagent's chain is picked and read as the whole path does, with
+// selectSidechains and readSubagents) together with the few main lines
+// that link a subagent to its call; the subagents are handed out after the
+// main conversation's messages. So memory grows with the subagents' lines,
+// not the file.
 import {
   type CodecOptions,
+  isJsonObject,
   type JsonObject,
   Lineage,
   type LineSource,
@@ -25,14 +30,14 @@ import {
   ownValue,
   readTimestamp,
   type StreamPart,
-  transcriptParts,
 } from "@txcript/core";
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { ConversationReader, epoch } from "./claude-code-read.js";
 import { type ClaudeCodeLine, objectAt, parseSessionLine, stringAt } from "./claude-code-schema.js";
 import { CompactLines } from "./claude-code-stream-select.js";
+import { readSubagents, spawningTools } from "./claude-code-subagents-read.js";
 import { LossTally } from "./claude-code-tally.js";
-import { claudeCodeToCommon } from "./claude-code-to-common.js";
+import { type IndexedLine, type Sidechain, selectSidechains } from "./claude-code-thread.js";
 import { lineageKey } from "./claude-code-written.js";
 
 function fileOf(options: CodecOptions): { file?: string } {
@@ -79,6 +84,26 @@ class MetaFacts {
   }
 }
 
+/**
+ * Whether a main line may link a subagent to its call (what readSubagents reads of the main
+ * conversation): an assistant line calling Task/Agent, or a user line whose result names an agentId.
+ */
+function linksSubagent(value: JsonObject): boolean {
+  const message = objectAt(value, "message");
+  const content = message === undefined ? undefined : ownValue(message, "content");
+  if (!Array.isArray(content)) return false;
+  const type = stringAt(value, "type");
+  if (type === "assistant")
+    return content.some((block) => {
+      if (!isJsonObject(block) || ownValue(block, "type") !== "tool_use") return false;
+      const name = stringAt(block, "name");
+      return name !== undefined && spawningTools.has(name);
+    });
+  if (type !== "user") return false;
+  const result = objectAt(value, "toolUseResult");
+  return result !== undefined && stringAt(result, "agentId") !== undefined;
+}
+
 /** The parsed lines (0-based index, value); with `chosen`, only the lines it marks (pass one parsed them all). */
 function* parsedLines(
   lines: LineSource,
@@ -122,22 +147,41 @@ export function* claudeCodeReadStream(
   const facts = new MetaFacts();
   let compact: CompactLines | undefined = new CompactLines();
   let count = 0;
+  // Sidechain lines with a uuid, and main lines that may link a subagent, by file index.
+  const held = new Map<number, JsonObject>();
+  const linking: IndexedLine[] = [];
   for (const [index, value] of parsedLines(lines, options)) {
     facts.read(value);
     compact.add(index, value);
     count = index + 1;
-  }
-  if (compact.sidechains) {
-    // Inline subagents: read whole, as claudeCodeToCommon links them across the file.
-    const session = { lines: [] as ClaudeCodeLine[], finalNewline: true };
-    let index = 0;
-    for (const text of lines())
-      session.lines.push(parseSessionLine(text, ++index, fileOf(options)));
-    yield* transcriptParts(claudeCodeToCommon(session, options));
-    return;
+    if (stringAt(value, "uuid") !== undefined && ownValue(value, "isSidechain") === true)
+      held.set(index, value);
+    else if (linksSubagent(value)) linking.push({ index, value });
   }
   const tally = new LossTally();
-  let selected: ReturnType<CompactLines["select"]> | undefined = compact.select(tally);
+  let sidechains: Sidechain[] = [];
+  let selected: ReturnType<CompactLines["select"]> | undefined = compact.select(
+    tally,
+    (indices) => {
+      const sideLines: IndexedLine[] = [];
+      const byUuid = new Map<string, IndexedLine>();
+      for (const index of indices) {
+        const line = { index, value: held.get(index) as JsonObject };
+        sideLines.push(line);
+        byUuid.set(stringAt(line.value, "uuid") as string, line);
+      }
+      sidechains = selectSidechains(sideLines, byUuid);
+      const used = new Set<number>();
+      let branches = 0;
+      for (const sidechain of sidechains) {
+        for (const line of sidechain.thread.lines) used.add(line.index);
+        branches += sidechain.thread.branchCount;
+      }
+      return { used, branches };
+    },
+  );
+  // The held lines no sidechain chose, and a file of sidechain lines only (its own main conversation).
+  held.clear();
   tally.add(claudeCodeLoss.duplicateLine, "dropped lines repeating a uuid", selected.duplicates);
   tally.add(claudeCodeLoss.branch, "left out lines of abandoned branches", selected.branches);
   // 1: a line of the conversation.
@@ -167,7 +211,7 @@ export function* claudeCodeReadStream(
   const model = firstModel(lines, options, chosen);
   if (model !== undefined) meta.model = model;
   if (facts.lineage !== undefined) meta.lineage = facts.lineage;
-  yield { kind: "meta", meta, subagents: false };
+  yield { kind: "meta", meta, subagents: sidechains.length > 0 };
 
   const reader = new ConversationReader(tally);
   // For each message not yet handed out: the index of the last line that can change it.
@@ -208,6 +252,11 @@ export function* claudeCodeReadStream(
     }
   }
   for (const message of reader.messages.splice(0)) yield { kind: "message", message };
+  if (sidechains.length > 0) {
+    const mainLinks = linking.filter((line) => chosen[line.index] === 1);
+    for (const subagent of readSubagents(mainLinks, sidechains, [], tally))
+      yield { kind: "subagent", subagent };
+  }
   if (sessionId === undefined || sessionId === "")
     tally.add(claudeCodeLoss.missingSessionId, "the session names no sessionId");
   tally.report(options);

@@ -3,9 +3,11 @@
 // of the tool calls it makes or answers, every string kept once
 // (StringIds), so a 2 GB session of half a million lines takes tens of MB.
 // `select` is selectConversations / selectChain (claude-code-thread.ts) for
-// a file without sidechain lines, step for step over those columns: the
-// streaming law (claude-code-stream.test.ts) holds it to the same lines.
-// A file with sidechain lines is read whole instead (`sidechains`).
+// the main conversation, step for step over those columns: the streaming
+// law (claude-code-stream.test.ts) holds it to the same lines. Inline
+// sidechain lines (1.0.x, and txcript's own writing) are left to the
+// caller, which holds them and picks their chains with the whole path's
+// selectSidechains (`select`'s `sidechains` argument).
 import { IntColumn, isJsonObject, type JsonObject, ownValue, StringIds } from "@txcript/core";
 import { objectAt, stringAt } from "./claude-code-schema.js";
 import type { LossTally } from "./claude-code-tally.js";
@@ -34,10 +36,12 @@ export class CompactLines {
   readonly #message = new IntColumn();
   readonly #kind = new IntColumn();
   readonly #type = new IntColumn();
+  /** 1: a sidechain line with a uuid. */
+  readonly #sidechain = new IntColumn();
   /** The tool ids each line calls (assistant) or answers (user): #tools[#toolStart[k] .. #toolStart[k+1]). */
   readonly #toolStart = new IntColumn();
   readonly #tools = new IntColumn();
-  /** Whether a line with a uuid is a sidechain line: then the whole path reads the file. */
+  /** Whether a line with a uuid is a sidechain line. */
   sidechains = false;
 
   get count(): number {
@@ -59,7 +63,9 @@ export class CompactLines {
       this.#kindValues.push({ value: kindValue });
     }
     const uuid = stringAt(value, "uuid");
-    if (uuid !== undefined && ownValue(value, "isSidechain") === true) this.sidechains = true;
+    const sidechain = uuid !== undefined && ownValue(value, "isSidechain") === true;
+    if (sidechain) this.sidechains = true;
+    this.#sidechain.push(sidechain ? 1 : 0);
     const parent = ownValue(value, "parentUuid");
     const link = typeof parent === "string" ? parent : stringAt(value, "logicalParentUuid");
     const message = objectAt(value, "message");
@@ -91,11 +97,17 @@ export class CompactLines {
   }
 
   /**
-   * The main conversation as selectConversations picks it for a file
-   * without sidechain lines: which lines (file indices, in order), and the
-   * losses of pass one tallied as claudeCodeToCommon tallies them.
+   * The main conversation as selectConversations picks it: which lines
+   * (file indices, in order), and the losses of pass one tallied as
+   * claudeCodeToCommon tallies them. When the file has main lines and
+   * sidechain lines, `sidechains` is given the sidechain lines that count
+   * (each uuid once; file indices, in order) and answers which of them its
+   * chains use and how many it left on abandoned branches.
    */
-  select(tally: LossTally): {
+  select(
+    tally: LossTally,
+    sidechains?: (lines: readonly number[]) => { used: ReadonlySet<number>; branches: number },
+  ): {
     lines: number[];
     /** By message id (messageIds): the file index of the last chosen assistant line with it. */
     lastOfMessage: Int32Array;
@@ -107,9 +119,9 @@ export class CompactLines {
     const byUuid = new Int32Array(this.uuids.size).fill(none);
     const unique = new Uint8Array(count);
     let duplicates = 0;
-    // side: the unique lines with a uuid (all of them main: no sidechains), in order.
-    const side = new IntColumn();
-    const position = new Int32Array(count).fill(none);
+    // The unique lines with a uuid, main and sidechain, in order.
+    let mainCount = 0;
+    const sideUnique: number[] = [];
     for (let k = 0; k < count; k += 1) {
       const uuid = this.#uuid.at(k);
       if (uuid !== none) {
@@ -118,11 +130,21 @@ export class CompactLines {
           continue;
         }
         byUuid[uuid] = k;
-        position[k] = side.length;
-        side.push(k);
+        if (this.#sidechain.at(k) === 1) sideUnique.push(k);
+        else mainCount += 1;
       }
       unique[k] = 1;
     }
+    // A file of sidechain lines only (a subagent file read on its own) is its own main conversation.
+    const split = mainCount > 0 && sideUnique.length > 0;
+    // side: the main conversation's candidates, in order.
+    const side = new IntColumn();
+    const position = new Int32Array(count).fill(none);
+    for (let k = 0; k < count; k += 1)
+      if (unique[k] === 1 && this.#uuid.at(k) !== none && !(split && this.#sidechain.at(k) === 1)) {
+        position[k] = side.length;
+        side.push(k);
+      }
     const included = new Uint8Array(count);
     if (side.length > 0) {
       // The leaf: the last message or system line, else the last line.
@@ -186,6 +208,17 @@ export class CompactLines {
       if (included[k] === 1) lines.push(this.#line.at(k));
       else if (this.#type.at(k) === 1 || this.#type.at(k) === 2) branches += 1;
     }
+    const lastOfMessage = new Int32Array(this.messageIds.size).fill(none);
+    for (let s = 0; s < side.length; s += 1) {
+      const k = side.at(s);
+      if (included[k] === 1 && this.#type.at(k) === 2 && this.#message.at(k) !== none)
+        lastOfMessage[this.#message.at(k)] = this.#line.at(k);
+    }
+    if (split && sidechains !== undefined) {
+      const read = sidechains(sideUnique.map((k) => this.#line.at(k)));
+      for (const k of sideUnique) if (read.used.has(this.#line.at(k))) included[k] = 1;
+      branches += read.branches;
+    }
     // The left-out lines' tally, line by line through the whole path's own function.
     const used: IndexedLine[] = [];
     const unused: IndexedLine[] = [];
@@ -199,10 +232,6 @@ export class CompactLines {
       const kind = this.#kind.at(k);
       tallyLeftOutLines([(included[k] === 1 ? used : unused)[kind] as IndexedLine], usedSet, tally);
     }
-    const lastOfMessage = new Int32Array(this.messageIds.size).fill(none);
-    for (let k = 0; k < count; k += 1)
-      if (included[k] === 1 && this.#type.at(k) === 2 && this.#message.at(k) !== none)
-        lastOfMessage[this.#message.at(k)] = this.#line.at(k);
     return {
       lines,
       lastOfMessage,

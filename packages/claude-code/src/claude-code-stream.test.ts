@@ -6,12 +6,20 @@
 // fixtures and real captures, and for a file read in small slices.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { type AnyHarness, commonHarness, convertStreamed } from "@txcript/core";
+import {
+  type AnyHarness,
+  commonHarness,
+  convertStreamed,
+  type StreamPart,
+  type Transcript,
+  type Warning,
+} from "@txcript/core";
 import {
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
   itReadsGeneratedSessions,
   lawParameters,
+  longTranscript,
   scratchDirectory,
   sessionFiles,
 } from "@txcript/core/testing";
@@ -189,5 +197,197 @@ describe("claude code streaming law", () => {
         write: "stream",
       }).text,
     ).not.toBe("");
+  });
+});
+
+describe("claude code streaming read of inline subagents (sidechain lines)", () => {
+  /** A long session with one Task call whose subagent txcript writes inline, as 1.0.x did. */
+  function withSubagent(length: number): Transcript {
+    const long = longTranscript(length);
+    const at = long.meta.timestamp;
+    return {
+      ...long,
+      messages: [
+        ...long.messages.slice(0, 2),
+        {
+          role: "assistant",
+          timestamp: at,
+          // A model early on: the meta's pass stops there instead of reading to the end.
+          model: "claude-x",
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task1",
+              tool: {
+                name: "Task",
+                input: { description: "look around", prompt: "list the files" },
+              },
+            },
+          ],
+        },
+        {
+          role: "user",
+          timestamp: at,
+          content: [
+            { type: "tool_result", toolUseId: "toolu_task1", content: "two files", isError: false },
+          ],
+        },
+        ...long.messages.slice(2),
+      ],
+      subagents: [
+        {
+          id: "agent-1",
+          toolUseId: "toolu_task1",
+          title: "look around",
+          messages: [
+            { role: "user", timestamp: at, content: [{ type: "text", text: "list the files" }] },
+            { role: "assistant", timestamp: at, content: [{ type: "text", text: "two files" }] },
+          ],
+        },
+      ],
+    };
+  }
+
+  it("hands out the main conversation's messages before the file is read again whole, and the subagents after them", () => {
+    const text = written(withSubagent(200));
+    expect(text).toContain('"isSidechain":true');
+    const all = text.split("\n").filter((line) => line !== "");
+    let read = 0;
+    const lines = function* () {
+      for (const line of all) {
+        read += 1;
+        yield line;
+      }
+    };
+    const seen: { kind: StreamPart["kind"]; read: number }[] = [];
+    for (const part of claudeCodeHarness.readStream?.(lines, {}) ?? [])
+      seen.push({ kind: part.kind, read });
+    const kinds = seen.map((entry) => entry.kind);
+    expect(kinds[0]).toBe("meta");
+    expect(kinds.at(-1)).toBe("subagent");
+    expect(kinds.lastIndexOf("message")).toBeLessThan(kinds.indexOf("subagent"));
+    const first = seen.find((entry) => entry.kind === "message") as { read: number };
+    // Pass one reads every line; the first message follows a few lines into the last pass
+    // (a whole read after pass one would have read every line a second time by then).
+    expect(first.read).toBeLessThan(all.length + all.length / 4);
+    for (const to of targets) expectSamePaths(text, to);
+  });
+
+  it("a subagent's abandoned branch, and a subagent linked by its prompt: the same as the whole path", () => {
+    const base = {
+      sessionId: "5e551011-0000-4000-8000-0000000000bb",
+      cwd: "/w",
+      version: "1.0.98",
+      userType: "external",
+    };
+    const at = (n: number) => `2026-04-01T07:00:${String(n).padStart(2, "0")}.000Z`;
+    const line = (fields: Record<string, unknown>, n: number) =>
+      JSON.stringify({ ...base, isSidechain: false, timestamp: at(n), ...fields });
+    const lines = [
+      line(
+        { type: "user", parentUuid: null, uuid: "m-1", message: { role: "user", content: "go" } },
+        0,
+      ),
+      line(
+        {
+          type: "assistant",
+          parentUuid: "m-1",
+          uuid: "m-2",
+          message: {
+            id: "msg-1",
+            role: "assistant",
+            model: "claude-x",
+            content: [
+              {
+                type: "tool_use",
+                id: "toolu_1",
+                name: "Task",
+                input: { description: "scan", prompt: "scan the tree" },
+              },
+            ],
+          },
+        },
+        1,
+      ),
+      line(
+        {
+          type: "user",
+          isSidechain: true,
+          parentUuid: null,
+          uuid: "s-1",
+          message: { role: "user", content: "scan the tree" },
+        },
+        2,
+      ),
+      line(
+        {
+          type: "assistant",
+          isSidechain: true,
+          parentUuid: "s-1",
+          uuid: "s-2",
+          message: {
+            id: "msg-s1",
+            role: "assistant",
+            model: "claude-x",
+            content: [{ type: "text", text: "first try" }],
+          },
+        },
+        3,
+      ),
+      line(
+        {
+          type: "assistant",
+          isSidechain: true,
+          parentUuid: "s-1",
+          uuid: "s-3",
+          message: {
+            id: "msg-s2",
+            role: "assistant",
+            model: "claude-x",
+            content: [{ type: "text", text: "retried" }],
+          },
+        },
+        4,
+      ),
+      line(
+        {
+          type: "user",
+          parentUuid: "m-2",
+          uuid: "m-3",
+          message: {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }],
+          },
+        },
+        5,
+      ),
+      line(
+        {
+          type: "assistant",
+          parentUuid: "m-3",
+          uuid: "m-4",
+          message: {
+            id: "msg-2",
+            role: "assistant",
+            model: "claude-x",
+            content: [{ type: "text", text: "ok" }],
+          },
+        },
+        6,
+      ),
+    ];
+    const text = `${lines.join("\n")}\n`;
+    // Control: the whole path links the subagent to the call and names the branch it left out.
+    const warnings: Warning[] = [];
+    const whole = claudeCodeHarness.codec.toCommon(claudeCodeHarness.codec.parse(text), {
+      onWarning: (warning: Warning) => warnings.push(warning),
+    });
+    expect(whole.subagents?.map((subagent) => subagent.toolUseId)).toEqual(["toolu_1"]);
+    expect(whole.subagents?.[0]?.messages.map((message) => message.content[0])).toEqual([
+      { type: "text", text: "scan the tree" },
+      { type: "text", text: "retried" },
+    ]);
+    expect(warnings.map((warning) => warning.code)).toContain("claude_code.branch");
+    for (const to of targets) expectSamePaths(text, to);
   });
 });

@@ -165,6 +165,37 @@ function sidechainKeys(
   return keys;
 }
 
+/**
+ * The inline sidechains among `sideLines` (the file's sidechain lines with a uuid, each uuid
+ * once, in file order), grouped by agentId, else by the root their parents lead to. Of
+ * `byUuid`, only the lines of `sideLines` count (a parent elsewhere ends a sidechain's chain):
+ * the streaming reader passes a map of those lines alone.
+ */
+export function selectSidechains(
+  sideLines: readonly IndexedLine[],
+  byUuid: ReadonlyMap<string, IndexedLine>,
+): Sidechain[] {
+  const keys = sidechainKeys(sideLines, byUuid);
+  const groups = new Map<string, IndexedLine[]>();
+  for (const line of sideLines) {
+    const key = keys.get(line) as string;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [line]);
+    else group.push(line);
+  }
+  const sidechains: Sidechain[] = [];
+  for (const [key, lines] of groups) {
+    const first = lines[0] as IndexedLine;
+    const sidechain: Sidechain = {
+      rootUuid: stringAt(first.value, "uuid") as string,
+      thread: selectChain(lines, byUuid),
+    };
+    if (key.startsWith("agent:")) sidechain.agentId = key.slice("agent:".length);
+    sidechains.push(sidechain);
+  }
+  return sidechains;
+}
+
 /** The file's conversations: the main thread and each inline sidechain. */
 export function selectConversations(all: readonly IndexedLine[]): Conversations {
   const byUuid = new Map<string, IndexedLine>();
@@ -192,24 +223,7 @@ export function selectConversations(all: readonly IndexedLine[]): Conversations 
       unique,
     };
   const sideLines = threaded.filter((line) => ownValue(line.value, "isSidechain") === true);
-  const keys = sidechainKeys(sideLines, byUuid);
-  const groups = new Map<string, IndexedLine[]>();
-  for (const line of sideLines) {
-    const key = keys.get(line) as string;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [line]);
-    else group.push(line);
-  }
-  const sidechains: Sidechain[] = [];
-  for (const [key, lines] of groups) {
-    const first = lines[0] as IndexedLine;
-    const sidechain: Sidechain = {
-      rootUuid: stringAt(first.value, "uuid") as string,
-      thread: selectChain(lines, byUuid),
-    };
-    if (key.startsWith("agent:")) sidechain.agentId = key.slice("agent:".length);
-    sidechains.push(sidechain);
-  }
+  const sidechains = selectSidechains(sideLines, byUuid);
   return {
     main: selectChain(main, byUuid),
     sidechains,
