@@ -178,6 +178,7 @@ describe("public exports", () => {
         "harnessesUnderTest",
         "ignoringOptions",
         "itReadsGeneratedSessions",
+        "itWritesGeneratedSessions",
         "lawParameters",
         "lawRuns",
         "longTranscript",

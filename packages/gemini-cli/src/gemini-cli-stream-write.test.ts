@@ -16,7 +16,6 @@ import {
   type StreamWriter,
   type Transcript,
 } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   collectingWriter,
   countingInput,
@@ -27,14 +26,13 @@ import {
   expectSamePaths,
   fixtureCommonDocuments,
   ignoringOptions as ignoresOptions,
-  lawParameters,
+  itWritesGeneratedSessions,
   longTranscript,
   sameWrite as sameWriteOf,
   sessionFiles,
   streamWrite,
   wholeWrite,
 } from "@txcript/core/testing";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { geminiCliHarness } from "./gemini-cli-harness.js";
 import { geminiCliWriteStream } from "./gemini-cli-stream-write.js";
@@ -86,32 +84,7 @@ const collecting = collectingWriter(geminiCliHarness);
 const noFinalNewline = dropsFinalNewline(geminiCliWriteStream);
 
 describe("gemini-cli streaming writer: the law", () => {
-  it("generated transcripts (subagents too): the stream write is the whole write, text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("odd shapes (empty and compaction-only messages, nested subagents): the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("write options (cwd) pass through the same way", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), fc.constantFrom("/work/other", "/"), (transcript, cwd) => {
-        expectSameWrite(transcript, { cwd } as CodecOptions);
-      }),
-      lawParameters(Math.min(50, lawParameters().numRuns ?? 50)),
-    );
-  });
+  itWritesGeneratedSessions(expectSameWrite, { cwd: true });
 
   it("every fixture's Common document: the same", () => {
     expect(commonFixtures.length).toBeGreaterThan(3);

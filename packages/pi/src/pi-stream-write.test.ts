@@ -21,7 +21,6 @@ import {
   TxcriptError,
   transcriptParts,
 } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   collectingWriter,
   countingInput,
@@ -31,7 +30,7 @@ import {
   expectSamePaths,
   fixtureCommonDocuments,
   ignoringOptions,
-  lawParameters,
+  itWritesGeneratedSessions,
   longTranscript,
   noFinalNewline,
   sameWrite,
@@ -40,7 +39,6 @@ import {
   wholeWrite,
 } from "@txcript/core/testing";
 import { geminiCliHarness } from "@txcript/gemini-cli";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { piHarness } from "./pi-harness.js";
 import { piLoss } from "./pi-losses.js";
@@ -114,32 +112,7 @@ function keptOf(text: string): { kept: string; entry: Record<string, unknown> | 
 }
 
 describe("pi streaming writer: the law", () => {
-  it("generated transcripts (subagents too): the stream write is the whole write, text and warnings", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("odd shapes (empty and compaction-only messages, nested subagents): the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("write options (cwd) pass through the same way", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), fc.constantFrom("/work/other", "/"), (transcript, cwd) => {
-        expectSameWrite(transcript, { cwd } as CodecOptions);
-      }),
-      lawParameters(Math.min(50, lawParameters().numRuns ?? 50)),
-    );
-  });
+  itWritesGeneratedSessions(expectSameWrite, { cwd: true });
 
   it("a compaction whose history is the messages before it keeps from the first of them (held until then): the same", () => {
     const long = longTranscript(300);

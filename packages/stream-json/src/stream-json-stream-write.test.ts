@@ -18,7 +18,6 @@ import {
   TxcriptError,
   transcriptParts,
 } from "@txcript/core";
-import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   collectingWriter,
   countingInput,
@@ -29,13 +28,12 @@ import {
   expectSamePaths as expectSamePathsOf,
   fixtureCommonDocuments,
   ignoringOptions,
-  lawParameters,
+  itWritesGeneratedSessions,
   longTranscript,
   sameWrite as sameWriteOf,
   streamWrite,
   wholeWrite,
 } from "@txcript/core/testing";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commonToStreamJson, type StreamJsonWriteOptions } from "./common-to-stream-json.js";
 import {
@@ -114,23 +112,7 @@ const collecting = collectingWriter(streamJsonHarness);
 const noFinalNewline = dropsFinalNewline(streamJsonWriteStream);
 
 describe("stream-json streaming writer: the law", () => {
-  it("generated transcripts (subagents too), both dialects: the stream write is the whole write", () => {
-    fc.assert(
-      fc.property(transcriptArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
-
-  it("odd shapes (empty and compaction-only messages, nested subagents): the same", () => {
-    fc.assert(
-      fc.property(oddShapesArbitrary(), (transcript) => {
-        expectSameWrite(transcript);
-      }),
-      lawParameters(),
-    );
-  });
+  itWritesGeneratedSessions(expectSameWrite);
 
   it("an empty subagent list is no subagents, on both paths", () => {
     const transcript = { ...longTranscript(2), subagents: [] };

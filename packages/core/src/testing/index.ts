@@ -26,6 +26,7 @@ export {
   fixtureCommonDocuments,
   ignoringOptions,
   itReadsGeneratedSessions,
+  itWritesGeneratedSessions,
   longTranscript,
   noFinalNewline,
   type StreamPath,

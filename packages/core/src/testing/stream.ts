@@ -372,3 +372,43 @@ export function itReadsGeneratedSessions(
     );
   });
 }
+
+/**
+ * Registers a writer's law over generated transcripts and odd shapes: each
+ * checked by `check` (its stream write against the whole write), and with
+ * `cwd`, generated transcripts written with a `cwd` option too.
+ */
+export function itWritesGeneratedSessions(
+  check: (transcript: Transcript, options?: CodecOptions) => void,
+  { cwd = false }: { cwd?: boolean } = {},
+): void {
+  it("generated transcripts (subagents too): the stream write is the whole write, text and warnings", () => {
+    fc.assert(
+      fc.property(transcriptArbitrary(), (transcript) => {
+        check(transcript);
+      }),
+      lawParameters(),
+    );
+  });
+  it("odd shapes (empty and compaction-only messages, nested subagents): the same", () => {
+    fc.assert(
+      fc.property(oddShapesArbitrary(), (transcript) => {
+        check(transcript);
+      }),
+      lawParameters(),
+    );
+  });
+  if (cwd)
+    it("write options (cwd) pass through the same way", () => {
+      fc.assert(
+        fc.property(
+          transcriptArbitrary(),
+          fc.constantFrom("/work/other", "/"),
+          (transcript, at) => {
+            check(transcript, { cwd: at } as CodecOptions);
+          },
+        ),
+        lawParameters(Math.min(50, lawParameters().numRuns ?? 50)),
+      );
+    });
+}
