@@ -72,6 +72,7 @@ function blocksOf(messages: readonly Message[]): Block[] {
 }
 
 describe("real rollouts reach Common whole", () => {
+  if (realNames.length === 0) it.skip(`skipped: ${realDirectory} is absent`, () => {});
   for (const name of realNames) {
     it(`${name}: every message, reasoning, call and output, each once`, () => {
       const text = readFileSync(path.join(realDirectory, name), "utf8");

@@ -58,7 +58,8 @@ const jsonlText = real("jsonl-2026-04-23-VibeCodingTracker.jsonl");
 describe.skipIf(jsonText === undefined)(
   "the real JSON-era recording (gemini-2.5-pro, October 2025)",
   () => {
-    const { transcript, counts } = read(jsonText ?? "");
+    // Collected even when skipped: an empty recording stands in for the absent file.
+    const { transcript, counts } = read(jsonText ?? jsonl(head));
     it("is one prompt and thirteen replies, with the session's id and start", () => {
       expect(transcript.meta).toEqual({
         id: "2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
@@ -107,7 +108,8 @@ describe.skipIf(jsonText === undefined)(
 describe.skipIf(jsonlText === undefined)(
   "the real JSONL-era recording (gemini-3, April 2026)",
   () => {
-    const { transcript, counts } = read(jsonlText ?? "");
+    // Collected even when skipped: an empty recording stands in for the absent file.
+    const { transcript, counts } = read(jsonlText ?? jsonl(head));
     it("is the conversation the loader keeps: later records with the same id win, in place", () => {
       expect(counts["gemini_cli.superseded-record"]).toBe(5);
       expect(transcript.messages.filter((message) => message.role === "assistant")).toHaveLength(6);
@@ -360,7 +362,8 @@ describe("losses", () => {
     const seen = new Set<string>();
     for (const text of texts) for (const code of Object.keys(read(text).counts)) seen.add(code);
     for (const code of seen) expect(listed.has(code), code).toBe(true);
-    expect(seen.size).toBeGreaterThan(8);
+    // The odd records alone bring 4 codes; the real recordings (where ../shared is) more.
+    expect(seen.size).toBeGreaterThan(jsonText === undefined || jsonlText === undefined ? 3 : 8);
   });
 
   it("are unique, prefixed with the harness id, and described", () => {
