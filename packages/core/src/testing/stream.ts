@@ -4,13 +4,14 @@
 // inputs that count what was read from them; and broken writers the law
 // must catch. The law itself is in each harness's test; this is what they
 // all did the same way.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { oddShapesArbitrary, transcriptArbitrary } from "../arbitraries/index.js";
 import { type Warning, WarningCollector } from "../codec.js";
+import { commonCodec } from "../common-codec.js";
 import { TxcriptError } from "../errors.js";
 import type { AnyHarness, CodecOptions } from "../harness.js";
 import type { Transcript } from "../model.js";
@@ -375,12 +376,16 @@ export function itReadsGeneratedSessions(
 
 /**
  * Registers a writer's law over generated transcripts and odd shapes: each
- * checked by `check` (its stream write against the whole write), and with
- * `cwd`, generated transcripts written with a `cwd` option too.
+ * checked by `check` (its stream write against the whole write); with
+ * `cwd`, generated transcripts written with a `cwd` option too; with
+ * `commonDocuments`, each of those Common documents (more than `atLeast`).
  */
 export function itWritesGeneratedSessions(
   check: (transcript: Transcript, options?: CodecOptions) => void,
-  { cwd = false }: { cwd?: boolean } = {},
+  {
+    cwd = false,
+    commonDocuments,
+  }: { cwd?: boolean; commonDocuments?: { files: readonly string[]; atLeast: number } } = {},
 ): void {
   it("generated transcripts (subagents too): the stream write is the whole write, text and warnings", () => {
     fc.assert(
@@ -410,5 +415,11 @@ export function itWritesGeneratedSessions(
         ),
         lawParameters(Math.min(50, lawParameters().numRuns ?? 50)),
       );
+    });
+  if (commonDocuments !== undefined)
+    it("every fixture's Common document: the same", () => {
+      expect(commonDocuments.files.length).toBeGreaterThan(commonDocuments.atLeast);
+      for (const file of commonDocuments.files)
+        check(commonCodec.toCommon(commonCodec.parse(readFileSync(file, "utf8")), {}));
     });
 }
