@@ -21,6 +21,8 @@ const lightImports = {
   setup(build) {
     const redirect = [
       ["cli/src/search-fast.ts", "@txcript/search", "search/src/search-index.ts"],
+      ["cli/src/search-keeper.ts", "@txcript/search", "search/src/search-index.ts"],
+      ["cli/src/search-keeper-address.ts", "@txcript/search", "search/src/index-file.ts"],
       ["search/src/query.ts", "@txcript/core", "core/src/errors.ts"],
       ["search/src/search-index.ts", "@txcript/core", "core/src/errors.ts"],
     ];

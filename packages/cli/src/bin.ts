@@ -2,25 +2,38 @@
 // The `txcript` executable. `--version` is answered here, before the
 // command modules (zod schemas, codecs) are loaded, so it starts as fast as
 // node itself; `search` with nothing changed runs from a small chunk of its
-// own (search-fast.ts); everything else loads the dispatcher as a separate chunk.
+// own (search-fast.ts), or by the search keeper when one runs (search-client.ts);
+// everything else loads the dispatcher as a separate chunk.
 declare const TXCRIPT_VERSION: string;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   process.stdout.write(`${TXCRIPT_VERSION}\n`);
+} else if (args[0] === "__search-keeper") {
+  // The search keeper (search-keeper.ts), started in the background by a search.
+  const { serveKeeper } = await import("./search-keeper.js");
+  process.exit(await serveKeeper(process.env, TXCRIPT_VERSION));
 } else {
   // A closed pipe surfaces through the pending write; keep it from crashing here.
   process.stdout.on("error", () => undefined);
-  // `search` with nothing changed is answered without the registry (search-fast.ts).
-  const fast =
-    args[0] === "search"
-      ? await Promise.all([import("./search-fast.js"), import("./io.js")]).then(
-          ([{ fastSearch }, { processIo }]) => fastSearch(args.slice(1), processIo()),
-        )
-      : undefined;
-  if (fast !== undefined) process.exitCode = fast;
-  else {
+  // `search` is answered by a running search keeper when there is one (search-client.ts),
+  // else with nothing changed without the registry (search-fast.ts).
+  const client = args[0] === "search" ? await import("./search-client.js") : undefined;
+  let code =
+    client === undefined
+      ? undefined
+      : await client.askKeeper(args.slice(1), process.env, TXCRIPT_VERSION, process);
+  if (code === undefined && client?.keeperMode(process.env) === "only") code = 125;
+  if (code === undefined && client !== undefined)
+    code = await Promise.all([import("./search-fast.js"), import("./io.js")]).then(
+      ([{ fastSearch }, { processIo }]) => fastSearch(args.slice(1), processIo()),
+    );
+  if (code === undefined) {
     const [{ main }, { processIo }] = await Promise.all([import("./main.js"), import("./io.js")]);
-    process.exitCode = await main(args, processIo(), TXCRIPT_VERSION);
+    code = await main(args, processIo(), TXCRIPT_VERSION);
   }
+  process.exitCode = code;
+  // A search the keeper did not answer starts one for the next (it exits when idle).
+  if (client !== undefined && code !== 125)
+    await client.startKeeper(args.slice(1), process.env, TXCRIPT_VERSION, process.argv[1]);
 }

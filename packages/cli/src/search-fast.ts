@@ -19,22 +19,11 @@ import {
   SearchIndex,
 } from "@txcript/search";
 import type { Io } from "./io.js";
+import { type FastArguments, fastSearchArguments } from "./search-keeper-address.js";
 import { printHits } from "./search-output.js";
 import { harnessSource, refreshShown, reportFailures } from "./search-refresh.js";
 
-/** The query and --json of arguments the fast path takes (after `search`); undefined for any other. */
-export function fastSearchArguments(
-  args: readonly string[],
-): { query: string; json: boolean } | undefined {
-  const words: string[] = [];
-  let json = false;
-  for (const arg of args) {
-    if (arg === "--json" && !json) json = true;
-    else if (arg === "" || arg.startsWith("-")) return undefined;
-    else words.push(arg);
-  }
-  return words.length === 0 ? undefined : { query: words.join(" "), json };
-}
+export { fastSearchArguments };
 
 /**
  * Run `search` when nothing changed: the exit code, or undefined for the full
@@ -52,25 +41,46 @@ async function fastAnswer(args: readonly string[], io: Io): Promise<number | und
   const wanted = fastSearchArguments(args);
   if (wanted === undefined) return undefined;
   const file = io.env.TXCRIPT_SEARCH_INDEX ?? defaultIndexFile(io.env);
+  let index: SearchIndex | undefined;
+  try {
+    index = SearchIndex.openExisting(file);
+  } catch {
+    return undefined;
+  }
+  if (index === undefined) return undefined;
+  try {
+    return await answerFromIndex(io, index, storeRoots(io.env), wanted);
+  } finally {
+    index.close();
+  }
+}
+
+/**
+ * Answer a search from an open index when every store it knows is where the environment puts
+ * it: the exit code, or undefined for the full path (which says what went wrong, or rebuilds).
+ * Stores in `vouched` are taken as unchanged without a stat (the search keeper watches them);
+ * `trusted`: every store is, and the index is as this process last compared it, so the
+ * comparison is not made at all.
+ */
+export async function answerFromIndex(
+  io: Io,
+  index: SearchIndex,
+  roots: readonly { harness: string; root: string }[],
+  wanted: FastArguments,
+  vouched?: ReadonlySet<string>,
+  trusted = false,
+): Promise<number | undefined> {
   let hits: SearchHit[];
   let refreshed: RefreshStats | undefined;
   try {
-    const index = SearchIndex.openExisting(file);
-    if (index === undefined) return undefined;
-    try {
-      const roots = storeRoots(io.env);
-      const changed = index.changedSince(roots);
-      if (changed === undefined) return undefined;
-      if (changed.length > 0) {
-        refreshed = await refreshChanged(io, index, roots, changed, wanted.json);
-        if (refreshed === undefined) return undefined;
-      }
-      hits = index.search(wanted.query, { limit: 20 });
-    } finally {
-      index.close();
+    const changed = trusted ? [] : index.changedSince(roots, vouched);
+    if (changed === undefined) return undefined;
+    if (changed.length > 0) {
+      refreshed = await refreshChanged(io, index, roots, changed, wanted.json);
+      if (refreshed === undefined) return undefined;
     }
+    hits = index.search(wanted.query, { limit: 20 });
   } catch {
-    // The full path says what went wrong (or rebuilds).
     return undefined;
   }
   try {

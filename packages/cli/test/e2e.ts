@@ -54,6 +54,8 @@ export async function makeHome(): Promise<Home> {
       XDG_DATA_HOME: dataHome,
       AMP_THREADS_DIR: ampThreads,
       CLAUDE_CONFIG_DIR: claudeConfig,
+      // No search keeper left behind by a test's search (search-keeper.test.ts starts its own).
+      TXCRIPT_SEARCH_KEEPER: "0",
     },
   };
 }

@@ -379,3 +379,35 @@ describe("SearchIndex.openExisting and unchangedSince (the CLI's fast path)", ()
     }
   });
 });
+
+describe("what the CLI's search keeper asks of an index", () => {
+  it("takes a vouched store as unchanged, lists a snapshot's directories, and sees other connections' commits", async () => {
+    await search("upload");
+    const stores = [{ harness: "common", root: directorySource("common", sessions).store.root }];
+    const index = SearchIndex.openExisting(file);
+    if (index === undefined) throw new Error("no index");
+    try {
+      const watched = index.snapshotDirectories("common");
+      expect(watched).toEqual({ root: stores[0]?.root, missing: false, dirs: [stores[0]?.root] });
+      expect(index.snapshotDirectories("nobody")).toBeUndefined();
+      await writeSession(sessions, session("s3", ["a new upload"]));
+      // Vouched for: not compared (the keeper's watchers say nothing happened); control: compared.
+      expect(index.changedSince(stores, new Set(["common"]))).toEqual([]);
+      expect(index.changedSince(stores)).toEqual(["common"]);
+      // A commit by another connection changes the data version; reading does not.
+      const before = index.dataVersion();
+      index.search("upload");
+      expect(index.dataVersion()).toBe(before);
+      await search("upload");
+      expect(index.dataVersion()).not.toBe(before);
+    } finally {
+      index.close();
+    }
+    // A store whose root is missing is given as missing (its nearest ancestor shows it made).
+    await fs.rm(sessions, { recursive: true });
+    await search("upload");
+    const again = SearchIndex.openExisting(file);
+    expect(again?.snapshotDirectories("common")).toMatchObject({ missing: true, dirs: [] });
+    again?.close();
+  });
+});

@@ -13,9 +13,11 @@ import * as path from "node:path";
 import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
-import { compareStored, readStored, rememberDifference } from "./freshness.js";
+import { compareStored, decodeSnapshot, readStored, rememberDifference } from "./freshness.js";
 import type { WriterTarget } from "./index-writer.js";
 import { parseQuery } from "./query.js";
+
+export { defaultIndexFile } from "./index-file.js";
 
 /** Bumped whenever the schema or what is indexed changes: an older index is rebuilt. */
 export const indexVersion = "5";
@@ -250,8 +252,13 @@ export class SearchIndex {
    * (a store added, moved or never snapshotted: the caller refreshes them all).
    * Each comparison is kept for a refresh right after in this process
    * (freshness.ts, rememberDifference), which then makes no stat again.
+   * A store in `vouched` is taken as unchanged without a stat: the CLI's search
+   * keeper watches its directories, and saw nothing happen in them.
    */
-  changedSince(stores: readonly { harness: string; root: string }[]): string[] | undefined {
+  changedSince(
+    stores: readonly { harness: string; root: string }[],
+    vouched?: ReadonlySet<string>,
+  ): string[] | undefined {
     const saved = this.#db.prepare("SELECT harness, data FROM snapshots").all() as {
       harness: string;
       data: string;
@@ -273,11 +280,43 @@ export class SearchIndex {
     // then takes the others' comparisons instead of making every stat again.
     const changed: string[] = [];
     for (const { store, data, snapshot } of snapshots) {
-      const difference = compareStored(snapshot);
+      const difference = vouched?.has(store.harness)
+        ? ({ kind: "none" } as const)
+        : compareStored(snapshot);
       rememberDifference(this.file, store.harness, data, difference);
       if (difference.kind !== "none") changed.push(store.harness);
     }
     return changed;
+  }
+
+  /**
+   * The directories a store's saved snapshot holds (every one under its root; a root that is
+   * one file: its directory), the ones a change to the store shows up in (freshness.ts), or
+   * undefined when the store has no snapshot. A missing root is given as missing: what would
+   * show it created is its nearest existing ancestor.
+   */
+  snapshotDirectories(
+    harness: string,
+  ): { root: string; missing: boolean; dirs: string[] } | undefined {
+    const saved = this.#db.prepare("SELECT data FROM snapshots WHERE harness = ?").get(harness) as
+      | { data: string }
+      | undefined;
+    if (saved === undefined) return undefined;
+    const snapshot = decodeSnapshot(saved.data);
+    return {
+      root: snapshot.root,
+      missing: snapshot.missing === true,
+      dirs: snapshot.dirs.map((entry) => entry[0]),
+    };
+  }
+
+  /**
+   * A number that changes whenever another connection commits to the index (SQLite's
+   * `data_version`): the CLI's search keeper skips comparing the stores' snapshots again while
+   * it stands, and its watchers saw no change.
+   */
+  dataVersion(): number {
+    return this.#db.pragma("data_version", { simple: true }) as number;
   }
 
   /** Delete an index and its WAL files. */
@@ -402,13 +441,4 @@ export class SearchIndex {
       this.#db.exec("DROP TABLE temp.hit_snippets");
     }
   }
-}
-
-/** Where the index lives: $XDG_CACHE_HOME/txcript/search.sqlite (default ~/.cache). */
-export function defaultIndexFile(environment: Record<string, string | undefined>): string {
-  const cache =
-    environment.XDG_CACHE_HOME && path.isAbsolute(environment.XDG_CACHE_HOME)
-      ? environment.XDG_CACHE_HOME
-      : path.join(environment.HOME ?? "/", ".cache");
-  return path.join(cache, "txcript", "search.sqlite");
 }

@@ -1,0 +1,376 @@
+// The search keeper: a background process that holds the search index open
+// and watches every directory of every store's saved snapshot (freshness.ts),
+// so that a search answered by it (search-client.ts) needs no stat at all
+// when nothing changed, and compares only the stores whose directories saw a
+// change otherwise. Started by a search it did not answer (`txcript
+// __search-keeper`, detached), on Linux only (search-keeper-address.ts).
+//
+// Why a watched store can be trusted without a stat: inotify queues an event
+// on a directory for every file created, deleted, renamed or written in it
+// before the system call that did it returns, so a change made before the
+// search was started is in the queue when the query arrives; the keeper takes
+// a query one turn after it arrives (setImmediate: every event read in the
+// same poll is handled first) and compares every store any event touched,
+// exactly as a search without a keeper compares all of them. A store it cannot
+// watch (more directories than it watches, a network or FUSE file system
+// whose changes made elsewhere raise no event, a watch refused) is compared on
+// every query. After long work (events may have overflowed the kernel's queue)
+// and every minute, every store is compared once more.
+//
+// It exits by itself: idle for TXCRIPT_SEARCH_KEEPER_IDLE seconds (600), its
+// index replaced or deleted (a --reindex, a removed cache), its socket taken
+// or removed, or another keeper already listening.
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { SearchIndex } from "@txcript/search";
+import type { Io } from "./io.js";
+import type { KeeperRequest } from "./search-client.js";
+import { answerFromIndex } from "./search-fast.js";
+import { type KeeperAddress, keeperAddress, privateDirectory } from "./search-keeper-address.js";
+
+/** Directories beyond which a store is compared on every query instead of watched. */
+const maxWatchedDirectories = 20_000;
+/** Work after which every store is compared again (inotify's queue may have overflowed). */
+const longWorkMs = 1_000;
+/** Every store is compared again at the first query after this long. */
+const recheckAllMs = 60_000;
+/** How often the keeper checks its index and socket are still its own. */
+const checkEveryMs = 2_000;
+
+// Network and FUSE file systems (statfs f_type): a change made by another machine raises no
+// inotify event here, so a store on one is compared every time.
+const unwatchable = new Set([
+  0x6969, // NFS
+  0xff534d42, // CIFS
+  0xfe534d42, // SMB2
+  0x517b, // SMB
+  0x65735546, // FUSE
+  0x564c, // NCP
+  0x5346414f, // AFS
+  0x00c36400, // CEPH
+  0x1021997, // V9FS (9p)
+]);
+
+type Identity = `${number}:${number}`;
+
+function identityOf(file: string): Identity | undefined {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${stat.dev}:${stat.ino}`;
+}
+
+/** The nearest directory at or above `file` that exists. */
+function nearestExisting(file: string): string {
+  let current = file;
+  for (;;) {
+    if (fs.statSync(current, { throwIfNoEntry: false })?.isDirectory()) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return current;
+    current = parent;
+  }
+}
+
+function onWatchableFileSystem(dir: string): boolean {
+  try {
+    return !unwatchable.has(fs.statfsSync(dir).type);
+  } catch {
+    return false;
+  }
+}
+
+/** Which stores changed since they were last compared, from watchers on their directories. */
+class StoreWatch {
+  readonly #index: SearchIndex;
+  readonly #watchers = new Map<string, Map<string, fs.FSWatcher>>();
+  /** Stores to compare at the next query. */
+  readonly dirty = new Set<string>();
+  /** The index's data_version when every store was last compared (SearchIndex.dataVersion). */
+  comparedAt: number | undefined;
+  /** Stores compared at every query. */
+  readonly #unwatched = new Set<string>();
+
+  /** A control for tests (TXCRIPT_SEARCH_KEEPER_TEST=no-watch): events are ignored. */
+  readonly #deaf: boolean;
+
+  constructor(index: SearchIndex, harnesses: readonly string[], deaf = false) {
+    this.#index = index;
+    this.#deaf = deaf;
+    for (const harness of harnesses) {
+      this.#watchers.set(harness, new Map());
+      this.reconcile(harness);
+      this.dirty.add(harness);
+    }
+  }
+
+  /** Stores whose comparison the watchers vouch for (watched, no event since last compared). */
+  vouched(): Set<string> {
+    const vouched = new Set<string>();
+    for (const harness of this.#watchers.keys())
+      if (!this.dirty.has(harness) && !this.#unwatched.has(harness)) vouched.add(harness);
+    return vouched;
+  }
+
+  markAll(): void {
+    for (const harness of this.#watchers.keys()) this.dirty.add(harness);
+  }
+
+  /**
+   * Watch exactly the directories the store's saved snapshot holds; a directory watched for
+   * the first time leaves the store to be compared again (a change made in it before it was
+   * watched raised no event here).
+   */
+  reconcile(harness: string): void {
+    const watchers = this.#watchers.get(harness) as Map<string, fs.FSWatcher>;
+    const saved = this.#index.snapshotDirectories(harness);
+    const wanted =
+      saved === undefined ? [] : saved.missing ? [nearestExisting(saved.root)] : saved.dirs;
+    const base = saved === undefined ? undefined : saved.missing ? wanted[0] : saved.root;
+    const watchable =
+      saved !== undefined &&
+      wanted.length <= maxWatchedDirectories &&
+      base !== undefined &&
+      onWatchableFileSystem(saved.missing || wanted.length === 0 ? base : (wanted[0] as string));
+    if (!watchable) {
+      this.#closeAll(watchers);
+      this.#unwatched.add(harness);
+      return;
+    }
+    const keep = new Set(wanted);
+    for (const [dir, watcher] of watchers)
+      if (!keep.has(dir)) {
+        watcher.close();
+        watchers.delete(dir);
+      }
+    let added = false;
+    for (const dir of wanted) {
+      if (watchers.has(dir)) continue;
+      try {
+        const watcher = fs.watch(dir, { persistent: false }, () => {
+          if (!this.#deaf) this.dirty.add(harness);
+        });
+        watcher.on("error", () => {
+          this.dirty.add(harness);
+          watcher.close();
+          if (watchers.get(dir) === watcher) watchers.delete(dir);
+        });
+        watchers.set(dir, watcher);
+        added = true;
+      } catch {
+        // Gone already, or no watch left (ENOSPC): compared every time until watched.
+        this.#closeAll(watchers);
+        this.#unwatched.add(harness);
+        return;
+      }
+    }
+    this.#unwatched.delete(harness);
+    if (added) this.dirty.add(harness);
+  }
+
+  #closeAll(watchers: Map<string, fs.FSWatcher>): void {
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  }
+
+  close(): void {
+    for (const watchers of this.#watchers.values()) this.#closeAll(watchers);
+  }
+}
+
+/** A Writable that hands each chunk to `send`, reporting itself a terminal or not. */
+function relay(send: (text: string) => void, isTTY: boolean): Writable & { isTTY?: boolean } {
+  const stream: Writable & { isTTY?: boolean } = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, callback) {
+      send(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+      callback();
+    },
+  });
+  stream.isTTY = isTTY;
+  return stream;
+}
+
+/** Whether a keeper already answers at `socket`: it takes a request within a second. */
+function listening(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const connection = net.createConnection(socket);
+    const settle = (answered: boolean) => {
+      clearTimeout(timer);
+      connection.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => settle(false), 1_000);
+    connection.on("connect", () => connection.write("{}\n"));
+    connection.on("data", () => settle(true));
+    connection.on("error", () => settle(false));
+  });
+}
+
+/** `txcript __search-keeper`: serve until idle or superseded; the exit code. */
+export async function serveKeeper(
+  env: Record<string, string | undefined>,
+  version: string,
+): Promise<number> {
+  const address = keeperAddress(env, version);
+  if (address === undefined || !privateDirectory(address.dir, true)) return 2;
+  const index = SearchIndex.openExisting(address.indexFile);
+  if (index === undefined) return 0;
+  const indexIdentity = identityOf(address.indexFile);
+  if (await listening(address.socket)) {
+    index.close();
+    return 0;
+  }
+  fs.rmSync(address.socket, { force: true });
+  const server = net.createServer();
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(address.socket, () => resolve(true));
+  });
+  if (!bound) {
+    index.close();
+    return 0;
+  }
+  const socketIdentity = identityOf(address.socket);
+  const watch = new StoreWatch(
+    index,
+    address.roots.map((store) => store.harness),
+    env.TXCRIPT_SEARCH_KEEPER_TEST === "no-watch",
+  );
+  const idleSeconds = Number(env.TXCRIPT_SEARCH_KEEPER_IDLE ?? "600");
+  const idleMs = Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1_000 : 600_000;
+  return new Promise<number>((resolve) => {
+    let stopped = false;
+    let lastQuery = performance.now();
+    let lastFull = performance.now();
+    let queue: Promise<void> = Promise.resolve();
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      watch.close();
+      server.close();
+      // Only the socket this keeper made (another may have taken the name since).
+      if (identityOf(address.socket) === socketIdentity) fs.rmSync(address.socket, { force: true });
+      queue.finally(() => {
+        index.close();
+        resolve(0);
+      });
+    };
+    const timer = setInterval(() => {
+      if (
+        performance.now() - lastQuery > idleMs ||
+        identityOf(address.indexFile) !== indexIdentity ||
+        identityOf(address.socket) !== socketIdentity
+      )
+        stop();
+    }, checkEveryMs);
+    server.on("connection", (connection) => {
+      connection.setEncoding("utf8");
+      let buffered = "";
+      connection.on("error", () => connection.destroy());
+      connection.on("data", (chunk: string) => {
+        buffered += chunk;
+        const newline = buffered.indexOf("\n");
+        if (newline < 0) {
+          if (buffered.length > 1_000_000) connection.destroy();
+          return;
+        }
+        const line = buffered.slice(0, newline);
+        buffered = "";
+        connection.removeAllListeners("data");
+        lastQuery = performance.now();
+        const send = (frame: object) => {
+          if (!connection.destroyed) connection.write(`${JSON.stringify(frame)}\n`);
+        };
+        send({ ack: 1 });
+        queue = queue.then(async () => {
+          // One turn later: every watch event read with this query is handled first.
+          await new Promise((done) => setImmediate(done));
+          const started = performance.now();
+          const frame = stopped
+            ? { fallback: 1 }
+            : await answer(line, env, index, address, watch, send, () => {
+                if (performance.now() - lastFull > recheckAllMs) {
+                  watch.markAll();
+                  lastFull = performance.now();
+                }
+                if (identityOf(address.indexFile) !== indexIdentity) {
+                  stop();
+                  return false;
+                }
+                return true;
+              });
+          if (performance.now() - started > longWorkMs) watch.markAll();
+          lastQuery = performance.now();
+          if (!connection.destroyed) connection.end(`${JSON.stringify(frame)}\n`);
+        });
+      });
+    });
+  });
+}
+
+/** Answer one request line: the last frame to send. */
+async function answer(
+  line: string,
+  env: Record<string, string | undefined>,
+  index: SearchIndex,
+  address: KeeperAddress,
+  watch: StoreWatch,
+  send: (frame: object) => void,
+  usable: () => boolean,
+): Promise<object> {
+  let request: KeeperRequest;
+  try {
+    request = JSON.parse(line) as KeeperRequest;
+  } catch {
+    return { fallback: 1 };
+  }
+  if (request.v !== 1 || typeof request.query !== "string" || request.query === "")
+    return { fallback: 1 };
+  if (!usable()) return { fallback: 1 };
+  let out = "";
+  const answerEnv: Record<string, string | undefined> = { ...env };
+  delete answerEnv.FORCE_COLOR;
+  delete answerEnv.NO_COLOR;
+  if (request.FORCE_COLOR !== undefined) answerEnv.FORCE_COLOR = request.FORCE_COLOR;
+  if (request.NO_COLOR !== undefined) answerEnv.NO_COLOR = request.NO_COLOR;
+  const io: Io = {
+    stdin: Readable.from([]),
+    stdout: relay((text) => {
+      out += text;
+    }, request.stdoutTTY === true),
+    stderr: relay((text) => send({ err: text }), request.stderrTTY === true),
+    env: answerEnv,
+    cwd: process.cwd(),
+  };
+  // Vouched for before the marks are cleared: an event from here on marks its store again.
+  const vouched = watch.vouched();
+  const dirty = [...watch.dirty];
+  watch.dirty.clear();
+  // Another process that wrote to the index since (a search that refreshed without asking this
+  // keeper) may have saved other snapshots: they are compared again, the watched ones unstatted.
+  const version = index.dataVersion();
+  const trusted = vouched.size === address.roots.length && version === watch.comparedAt;
+  let code: number | undefined;
+  try {
+    code = await answerFromIndex(
+      io,
+      index,
+      address.roots,
+      { query: request.query, json: request.json === true },
+      vouched,
+      trusted,
+    );
+  } catch {
+    code = undefined;
+  }
+  if (code === undefined) {
+    // Another process knows better (the full path refreshes, or says what is wrong).
+    watch.markAll();
+    watch.comparedAt = undefined;
+    return { fallback: 1 };
+  }
+  watch.comparedAt = version;
+  for (const harness of dirty) watch.reconcile(harness);
+  return { exit: code, out };
+}
