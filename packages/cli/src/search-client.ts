@@ -25,6 +25,8 @@ export { keeperMode };
 /** The request the keeper reads (search-keeper.ts). */
 export interface KeeperRequest {
   v: 1;
+  /** The client's configuration (KeeperAddress.config): another's keeper sends it back. */
+  config: string;
   query: string;
   json: boolean;
   stdoutTTY: boolean;
@@ -57,6 +59,7 @@ export async function askKeeper(
   if (address === undefined || !privateDirectory(address.dir, false)) return undefined;
   const request: KeeperRequest = {
     v: 1,
+    config: address.config,
     query: wanted.query,
     json: wanted.json,
     stdoutTTY: streams.stdout.isTTY === true,

@@ -6,11 +6,13 @@
 // A keeper serves one configuration: its socket is named after a hash of the
 // txcript version, the index file, every store root and every other TXCRIPT_
 // setting, so a search made with another HOME, CODEX_HOME, index or limit
-// never reaches a keeper started for different ones. The socket lives in a
+// never reaches a keeper started for different ones (and the request carries
+// that configuration whole, which the keeper checks: a hash that collided
+// would only send the search back to run by itself). The hash is FNV-1a over
+// 64 bits, not node:crypto, whose loading alone cost ~4 ms of a search here. The socket lives in a
 // directory only the user can enter ($XDG_RUNTIME_DIR/txcript, else
 // <tmpdir>/txcript-<uid>, made 0700 and checked to be the user's own before
 // every use): a keeper hands out session text to whoever connects.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -41,6 +43,8 @@ export interface KeeperAddress {
   socket: string;
   indexFile: string;
   roots: { harness: string; root: string }[];
+  /** What the socket's name is a hash of: the request carries it, the keeper compares it. */
+  config: string;
 }
 
 /**
@@ -80,10 +84,8 @@ export function keeperAddress(
     )
     .sort()
     .map((key) => [key, env[key]]);
-  const key = createHash("sha256")
-    .update(JSON.stringify([version, indexFile, roots, settings]))
-    .digest("hex")
-    .slice(0, 24);
+  const config = JSON.stringify([version, indexFile, roots, settings]);
+  const key = fnv1a64(config);
   const runtime = env.XDG_RUNTIME_DIR;
   const dir =
     runtime !== undefined && path.isAbsolute(runtime)
@@ -91,7 +93,18 @@ export function keeperAddress(
       : path.join(os.tmpdir(), `txcript-${process.getuid?.() ?? "user"}`);
   const socket = path.join(dir, `search-${key}.sock`);
   if (Buffer.byteLength(socket) > maxSocketPath) return undefined;
-  return { dir, socket, indexFile, roots };
+  return { dir, socket, indexFile, roots, config };
+}
+
+/** FNV-1a, 64 bits, over a text's UTF-16 code units: 16 hex digits. */
+export function fnv1a64(text: string): string {
+  const mask = (1n << 64n) - 1n;
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & mask;
+  }
+  return hash.toString(16).padStart(16, "0");
 }
 
 /**

@@ -325,7 +325,12 @@ async function answer(
   } catch {
     return { fallback: 1 };
   }
-  if (request.v !== 1 || typeof request.query !== "string" || request.query === "")
+  if (
+    request.v !== 1 ||
+    request.config !== address.config ||
+    typeof request.query !== "string" ||
+    request.query === ""
+  )
     return { fallback: 1 };
   if (!usable()) return { fallback: 1 };
   let out = "";

@@ -10,6 +10,7 @@
 // watchers (the control that these checks catch a keeper that does not watch).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, promises as fs } from "node:fs";
+import * as net from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bin, fixturesRoot, type Home, type RunResult, txcript, useHome } from "./e2e.js";
@@ -159,6 +160,27 @@ describe.runIf(linux)("txcript search's keeper", () => {
         )
       ).code,
     ).toBe(125);
+    // A request made for another configuration (as a hash collision would bring) is sent back.
+    const [socketName] = (await fs.readdir(path.join(home.root, "run", "txcript"))).filter((name) =>
+      name.endsWith(".sock"),
+    );
+    const raw = async (config: string) =>
+      new Promise<string>((resolve, reject) => {
+        const connection = net.createConnection(
+          path.join(home.root, "run", "txcript", `${socketName}`),
+        );
+        let text = "";
+        connection.setEncoding("utf8");
+        connection.on("error", reject);
+        connection.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        connection.on("close", () => resolve(text));
+        connection.write(
+          `${JSON.stringify({ v: 1, config, query: "exclusive", json: true, stdoutTTY: false, stderrTTY: false })}\n`,
+        );
+      });
+    expect(await raw("another configuration")).toBe('{"ack":1}\n{"fallback":1}\n');
     keeper.kill("SIGKILL");
     await new Promise((resolve) => keeper.once("exit", resolve));
     // Its socket is left behind: nothing answers there, and a search without it still works.

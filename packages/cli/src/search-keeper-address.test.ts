@@ -1,0 +1,76 @@
+// The search keeper's address (search-keeper-address.ts): one socket per
+// configuration, in a private directory, and the hash that names it.
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fnv1a64, keeperAddress, keeperMode, privateDirectory } from "./search-keeper-address.js";
+
+const env = { HOME: "/home/ada", XDG_RUNTIME_DIR: "/run/user/1000" };
+
+describe("the search keeper's address", () => {
+  it("hashes with FNV-1a 64 (the reference vectors)", () => {
+    expect(fnv1a64("")).toBe("cbf29ce484222325");
+    expect(fnv1a64("a")).toBe("af63dc4c8601ec8c");
+    expect(fnv1a64("foobar")).toBe("85944171f73967e8");
+  });
+
+  it.runIf(process.platform === "linux")(
+    "names one socket per version, index, store roots and TXCRIPT_ setting, in $XDG_RUNTIME_DIR/txcript",
+    () => {
+      const base = keeperAddress(env, "1.0.0");
+      expect(base?.dir).toBe("/run/user/1000/txcript");
+      expect(base?.socket).toMatch(/^\/run\/user\/1000\/txcript\/search-[0-9a-f]{16}\.sock$/);
+      const others = [
+        keeperAddress(env, "1.0.1"),
+        keeperAddress({ ...env, TXCRIPT_SEARCH_INDEX: "/tmp/other.sqlite" }, "1.0.0"),
+        keeperAddress({ ...env, CODEX_HOME: "/elsewhere" }, "1.0.0"),
+        keeperAddress({ ...env, TXCRIPT_MAX_INPUT_BYTES: "1000" }, "1.0.0"),
+      ];
+      for (const other of others) {
+        expect(other?.socket).not.toBe(base?.socket);
+        expect(other?.config).not.toBe(base?.config);
+      }
+      // The keeper's own settings and the fast path's switch are not part of it.
+      for (const same of [
+        keeperAddress({ ...env, TXCRIPT_SEARCH_KEEPER: "only" }, "1.0.0"),
+        keeperAddress({ ...env, TXCRIPT_SEARCH_KEEPER_IDLE: "5" }, "1.0.0"),
+        keeperAddress({ ...env, TXCRIPT_SEARCH_FAST: "0" }, "1.0.0"),
+      ])
+        expect(same?.socket).toBe(base?.socket);
+      // Off, or a relative runtime directory (not used: <tmpdir>/txcript-<uid> instead).
+      expect(keeperAddress({ ...env, TXCRIPT_SEARCH_KEEPER: "0" }, "1.0.0")).toBeUndefined();
+      expect(keeperAddress({ ...env, XDG_RUNTIME_DIR: "run" }, "1.0.0")?.dir).toBe(
+        path.join(tmpdir(), `txcript-${process.getuid?.()}`),
+      );
+      // A socket path too long for a Unix socket: no keeper.
+      expect(keeperAddress({ ...env, XDG_RUNTIME_DIR: `/${"x".repeat(90)}` }, "1.0.0")).toBe(
+        undefined,
+      );
+    },
+  );
+
+  it("reads TXCRIPT_SEARCH_KEEPER", () => {
+    expect(keeperMode({})).toBe("on");
+    expect(keeperMode({ TXCRIPT_SEARCH_KEEPER: "0" })).toBe("off");
+    expect(keeperMode({ TXCRIPT_SEARCH_KEEPER: "only" })).toBe("only");
+    expect(keeperMode({ TXCRIPT_SEARCH_KEEPER: "1" })).toBe("on");
+  });
+
+  it.runIf(process.platform === "linux")(
+    "makes its directory private, and takes none others can enter",
+    () => {
+      const root = mkdtempSync(path.join(tmpdir(), "txcript-keeper-"));
+      try {
+        const dir = path.join(root, "run", "txcript");
+        expect(privateDirectory(dir, false)).toBe(false);
+        expect(privateDirectory(dir, true)).toBe(true);
+        chmodSync(dir, 0o750);
+        expect(privateDirectory(dir, false)).toBe(false);
+        expect(privateDirectory(dir, true)).toBe(false);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+});
