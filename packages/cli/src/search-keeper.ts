@@ -268,6 +268,8 @@ export async function serveKeeper(
       connection.setEncoding("utf8");
       let buffered = "";
       connection.on("error", () => connection.destroy());
+      // A client that sends no request in time is let go (a search sends it at once).
+      connection.setTimeout(10_000, () => connection.destroy());
       connection.on("data", (chunk: string) => {
         buffered += chunk;
         const newline = buffered.indexOf("\n");
@@ -278,6 +280,8 @@ export async function serveKeeper(
         const line = buffered.slice(0, newline);
         buffered = "";
         connection.removeAllListeners("data");
+        // Answering may take long (a large refresh): no timeout from here.
+        connection.setTimeout(0);
         lastQuery = performance.now();
         const send = (frame: object) => {
           if (!connection.destroyed) connection.write(`${JSON.stringify(frame)}\n`);
@@ -287,9 +291,10 @@ export async function serveKeeper(
           // One turn later: every watch event read with this query is handled first.
           await new Promise((done) => setImmediate(done));
           const started = performance.now();
-          const frame = stopped
-            ? { fallback: 1 }
-            : await answer(line, env, index, address, watch, send, () => {
+          let frame: object = { fallback: 1 };
+          try {
+            if (!stopped)
+              frame = await answer(line, env, index, address, watch, send, () => {
                 if (performance.now() - lastFull > recheckAllMs) {
                   watch.markAll();
                   lastFull = performance.now();
@@ -300,6 +305,11 @@ export async function serveKeeper(
                 }
                 return true;
               });
+          } catch {
+            // The search runs in the client's own process instead; every store is compared next.
+            watch.markAll();
+            watch.comparedAt = undefined;
+          }
           if (performance.now() - started > longWorkMs) watch.markAll();
           lastQuery = performance.now();
           if (!connection.destroyed) connection.end(`${JSON.stringify(frame)}\n`);
