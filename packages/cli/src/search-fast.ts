@@ -10,7 +10,7 @@
 // error) answers undefined and the bin runs the full command, which refreshes.
 import type { AnyHarness, Store } from "@txcript/core";
 import { loadStoreHarness } from "@txcript/harnesses/lazy";
-import { storeRoots } from "@txcript/harnesses/roots";
+import { type StoreRoot, storeRoots } from "@txcript/harnesses/roots";
 import {
   defaultIndexFile,
   type IndexSource,
@@ -65,7 +65,7 @@ async function fastAnswer(args: readonly string[], io: Io): Promise<number | und
 export async function answerFromIndex(
   io: Io,
   index: SearchIndex,
-  roots: readonly { harness: string; root: string }[],
+  roots: readonly StoreRoot[],
   wanted: FastArguments,
   vouched?: ReadonlySet<string>,
   trusted = false,
@@ -104,7 +104,7 @@ export async function answerFromIndex(
 async function refreshChanged(
   io: Io,
   index: SearchIndex,
-  roots: readonly { harness: string; root: string }[],
+  roots: readonly StoreRoot[],
   changed: readonly string[],
   quiet: boolean,
 ): Promise<RefreshStats | undefined> {
@@ -115,11 +115,11 @@ async function refreshChanged(
     loaded.set(id, harness);
   }
   let refused = false;
-  const sources = roots.map(({ harness, root }): IndexSource => {
+  const sources = roots.map(({ harness, root, paths }): IndexSource => {
     const definition = loaded.get(harness);
     if (definition?.store !== undefined)
       return harnessSource(definition, definition.store(io.env) as Store<unknown>);
-    return unloadedSource(harness, root, () => {
+    return unloadedSource(harness, root, paths, () => {
       refused = true;
     });
   });
@@ -128,7 +128,12 @@ async function refreshChanged(
 }
 
 /** A store whose harness is not loaded: its root, and a refusal for anything else. */
-function unloadedSource(harness: string, root: string, refused: () => void): IndexSource {
+function unloadedSource(
+  harness: string,
+  root: string,
+  paths: readonly string[] | undefined,
+  refused: () => void,
+): IndexSource {
   const refuse = (): never => {
     refused();
     throw new Error(`the ${harness} harness is not loaded`);
@@ -136,6 +141,7 @@ function unloadedSource(harness: string, root: string, refused: () => void): Ind
   const store: Store<unknown> = {
     harness,
     root,
+    ...(paths === undefined ? {} : { sessionPaths: paths }),
     discover: refuse,
     load: async () => refuse(),
     save: async () => refuse(),

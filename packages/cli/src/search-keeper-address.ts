@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { storeRoots } from "@txcript/harnesses/roots";
+import { type StoreRoot, storeRoots } from "@txcript/harnesses/roots";
 import { defaultIndexFile } from "@txcript/search";
 
 /** What the fast path and the keeper answer: `search <words…> [--json]`. */
@@ -42,7 +42,7 @@ export interface KeeperAddress {
   dir: string;
   socket: string;
   indexFile: string;
-  roots: { harness: string; root: string }[];
+  roots: StoreRoot[];
   /** What the socket's name is a hash of: the request carries it, the keeper compares it. */
   config: string;
 }

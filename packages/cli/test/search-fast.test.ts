@@ -108,6 +108,32 @@ describe("txcript search's fast path", () => {
     expect(await loadedHarnesses(full.env)).toEqual(harnessPackages);
   });
 
+  it("is not sent back to a store by its logs: Codex's log and history, Gemini CLI's logs.json (control: a session file is)", async () => {
+    const codexLog = path.join(home.home, ".codex", "log", "codex-tui.log");
+    const history = path.join(home.home, ".codex", "history.jsonl");
+    const geminiLogs = path.join(home.home, ".gemini", "tmp", "app", "logs.json");
+    for (const file of [codexLog, history, geminiLogs]) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, "[]\n");
+    }
+    await stock();
+    const loaded = async () => {
+      const { result, sources } = await withLoadedSources(home, ["search", "exclusive"], only.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(thread);
+      return ["amp", "codex", "gemini-cli"].filter((name) =>
+        sources.some((file) => file.startsWith(`../${name}/`)),
+      );
+    };
+    await fs.appendFile(codexLog, "a log line\n");
+    await fs.appendFile(history, '{"text":"a prompt"}\n');
+    await fs.writeFile(geminiLogs, '[{"message":"a prompt"}]\n');
+    expect(await loaded()).toEqual([]);
+    // Control: a session index line is what Codex's discovery reads.
+    await fs.appendFile(path.join(home.home, ".codex", "session_index.jsonl"), "{}\n");
+    expect(await loaded()).toEqual(["codex"]);
+  });
+
   it("leaves options it does not take, and a moved store, to the full path", async () => {
     await stock();
     for (const args of [

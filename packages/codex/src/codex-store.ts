@@ -54,6 +54,8 @@ export class CodexStore implements Store<CodexRollout> {
   readonly harness = harness;
   /** The Codex home: sessions live under `<root>/sessions`. */
   readonly root: string;
+  /** What discover reads: the rollouts, archived or not, and the thread names (not logs or history). */
+  readonly sessionPaths = ["sessions/**", "archived_sessions/**", "session_index.jsonl"] as const;
 
   /** `$CODEX_HOME` when set, else `~/.codex`. */
   static defaultRoot(env: Record<string, string | undefined> = process.env): string {

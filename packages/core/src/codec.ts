@@ -106,6 +106,14 @@ export interface SaveOptions {
 export interface Store<Native> {
   readonly harness: HarnessId;
   readonly root: string;
+  /**
+   * Where under `root` everything `discover` reads lies, when that is not the whole root (a
+   * home directory the harness also keeps logs, settings and caches in): patterns relative to
+   * the root, `/`-separated, each segment a name, `*` (any one name) or, last, `**` (everything
+   * below). A search index watches only these for changes (@txcript/search, freshness.ts), so a
+   * log the harness appends to does not send every search back to `discover`.
+   */
+  readonly sessionPaths?: readonly string[];
   /** Skipped files are reported through `onSkip`, never thrown. */
   discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered>;
   load(id: string): Promise<Native>;

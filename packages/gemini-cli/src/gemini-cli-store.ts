@@ -55,6 +55,11 @@ interface Found {
 export class GeminiCliStore implements Store<GeminiCliSession> {
   readonly harness = harness;
   readonly root: string;
+  /**
+   * What discover and load read: the project registry, each project's marker and its chats
+   * (not the per-project logs.json Gemini CLI rewrites on every prompt, nor history/).
+   */
+  readonly sessionPaths = ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"] as const;
 
   /** `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`. */
   static defaultRoot(env: Environment = process.env): string {

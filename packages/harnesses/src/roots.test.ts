@@ -31,9 +31,11 @@ const value = fc.constantFrom(
 );
 
 function registryRoots(env: Record<string, string | undefined>) {
-  return defaultRegistry
-    .stores(env)
-    .map(({ harness, store }) => ({ harness: harness.id, root: store.root }));
+  return defaultRegistry.stores(env).map(({ harness, store }) => ({
+    harness: harness.id,
+    root: store.root,
+    ...(store.sessionPaths === undefined ? {} : { paths: [...store.sessionPaths] }),
+  }));
 }
 
 describe("storeRoots", () => {

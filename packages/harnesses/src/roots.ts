@@ -91,7 +91,27 @@ const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => 
   gemini_cli: geminiCliRoot,
 };
 
-/** Every store of the default registry, as `{ harness, root }`, from the environment alone. */
-export function storeRoots(environment: Environment): { harness: string; root: string }[] {
-  return storeRootHarnesses.map((harness) => ({ harness, root: rootOf[harness](environment) }));
+// Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts).
+const pathsOf: Partial<Record<(typeof storeRootHarnesses)[number], readonly string[]>> = {
+  codex: ["sessions/**", "archived_sessions/**", "session_index.jsonl"],
+  gemini_cli: ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"],
+};
+
+/** A store's root, and where under it its sessions lie when not everywhere (Store.sessionPaths). */
+export interface StoreRoot {
+  harness: string;
+  root: string;
+  paths?: string[];
+}
+
+/** Every store of the default registry, as `{ harness, root, paths? }`, from the environment alone. */
+export function storeRoots(environment: Environment): StoreRoot[] {
+  return storeRootHarnesses.map((harness) => {
+    const paths = pathsOf[harness];
+    return {
+      harness,
+      root: rootOf[harness](environment),
+      ...(paths === undefined ? {} : { paths: [...paths] }),
+    };
+  });
 }

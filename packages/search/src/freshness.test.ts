@@ -11,6 +11,7 @@ import {
   encodeSnapshot,
   readStored,
   type Snapshot,
+  samePaths,
   takeSnapshot,
 } from "./freshness.js";
 
@@ -146,5 +147,108 @@ describe("a snapshot as the index stores it", () => {
     expect(stored(missing)).toEqual({ kind: "more" });
     const now = snapshot();
     expect(compareStored(readStored(JSON.stringify(now)))).toEqual({ kind: "none" });
+  });
+});
+
+describe("a snapshot over a store's session paths (Store.sessionPaths)", () => {
+  const codexPaths = ["sessions/**", "archived_sessions/**", "session_index.jsonl"];
+  const geminiPaths = ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"];
+  const write = async (relative: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(root, relative)), { recursive: true });
+    await fs.writeFile(path.join(root, relative), text);
+  };
+  const take = (paths: string[]) => {
+    const taken = takeSnapshot(root, undefined, paths);
+    if (taken === undefined) throw new Error("no snapshot");
+    // Read back as the index stores it, so both forms are held to the same answers.
+    return { taken, stored: readStored(encodeSnapshot(taken)) };
+  };
+  const kinds = (snap: { taken: Snapshot; stored: ReturnType<typeof readStored> }) => {
+    const direct = compareSnapshot(snap.taken);
+    const stored = compareStored(snap.stored);
+    expect(stored.kind).toBe(direct.kind);
+    return direct.kind === "files"
+      ? direct.files.map((file) => path.relative(root, file)).sort()
+      : direct.kind;
+  };
+
+  it("like a Codex home: logs and history change nothing, a rollout or the names do", async () => {
+    await write("sessions/2026/12/04/rollout-a.jsonl", "1\n");
+    await write("session_index.jsonl", "{}\n");
+    await write("log/codex-tui.log", "x\n");
+    await write("history.jsonl", "h\n");
+    const snap = take(codexPaths);
+    expect(snap.taken.paths).toEqual(codexPaths);
+    expect(snap.stored.paths).toEqual(codexPaths);
+    // The root's own time is not recorded (it holds logs too); archived_sessions as missing.
+    expect(snap.taken.dirs.map(([dir]) => path.relative(root, dir)).sort()).toEqual([
+      "sessions",
+      "sessions/2026",
+      "sessions/2026/12",
+      "sessions/2026/12/04",
+    ]);
+    expect(snap.taken.files.map(([file, size]) => [path.relative(root, file), size])).toEqual(
+      expect.arrayContaining([
+        ["archived_sessions", -1],
+        ["session_index.jsonl", 3],
+        ["sessions/2026/12/04/rollout-a.jsonl", 2],
+      ]),
+    );
+    expect(snap.taken.files).toHaveLength(3);
+    await fs.appendFile(path.join(root, "log", "codex-tui.log"), "more\n");
+    await fs.appendFile(path.join(root, "history.jsonl"), "more\n");
+    await write("models_cache.json", "{}");
+    await write("log/other.log", "new");
+    expect(kinds(snap)).toBe("none");
+    // Control: what discover reads.
+    await fs.appendFile(path.join(root, "session_index.jsonl"), "{}\n");
+    expect(kinds(snap)).toEqual(["session_index.jsonl"]);
+    await fs.appendFile(path.join(root, "sessions/2026/12/04/rollout-a.jsonl"), "2\n");
+    expect(kinds(snap)).toEqual(["session_index.jsonl", "sessions/2026/12/04/rollout-a.jsonl"]);
+    await write("sessions/2026/12/05/rollout-b.jsonl", "1\n");
+    expect(kinds(snap)).toBe("more");
+  });
+
+  it("sees a session directory appear where it was missing", async () => {
+    await write("sessions/rollout-a.jsonl", "1\n");
+    const snap = take(codexPaths);
+    await write("archived_sessions/rollout-old.jsonl", "1\n");
+    // Something changed, and it is no file already indexed: discover again.
+    expect(kinds(snap)).toEqual(["archived_sessions"]);
+  });
+
+  it("like a Gemini CLI home: logs.json and history change nothing, a chat, a marker or a project does", async () => {
+    await write("projects.json", "{}");
+    await write("tmp/app/.project_root", "/work/app");
+    await write("tmp/app/chats/session-1.jsonl", "1\n");
+    await write("tmp/app/logs.json", "[]");
+    await write("history/app/.project_root", "/work/app");
+    await write("settings.json", "{}");
+    const snap = take(geminiPaths);
+    await fs.writeFile(path.join(root, "tmp/app/logs.json"), "[1, 2]");
+    await fs.writeFile(path.join(root, "history/app/.project_root"), "/work/other");
+    await write("history/new/.project_root", "/work/new");
+    await fs.writeFile(path.join(root, "settings.json"), '{"a": 1}');
+    await write("tmp/app/checkpoint-x.json", "{}");
+    expect(kinds(snap)).toBe("none");
+    // Controls.
+    await fs.appendFile(path.join(root, "tmp/app/chats/session-1.jsonl"), "2\n");
+    expect(kinds(snap)).toEqual(["tmp/app/chats/session-1.jsonl"]);
+    await fs.writeFile(path.join(root, "tmp/app/.project_root"), "/work/moved");
+    expect(kinds(snap)).toEqual(
+      [".project_root", "chats/session-1.jsonl"].map((f) => `tmp/app/${f}`),
+    );
+    await write("tmp/other/chats/session-2.jsonl", "1\n");
+    expect(kinds(snap)).toBe("more");
+  });
+
+  it("is not one taken over other paths, and the whole root is the default", async () => {
+    const whole = takeSnapshot(root);
+    expect(whole?.paths).toBeUndefined();
+    expect(whole?.dirs.map(([dir]) => path.relative(root, dir))).toContain("");
+    expect(samePaths(take(codexPaths).taken.paths, codexPaths)).toBe(true);
+    expect(samePaths(take(codexPaths).taken.paths, geminiPaths)).toBe(false);
+    expect(samePaths(whole?.paths, codexPaths)).toBe(false);
+    expect(samePaths(undefined, undefined)).toBe(true);
   });
 });

@@ -17,10 +17,21 @@ import * as path from "node:path";
 /** Directories and files of one store's root, as [path, mtimeMs] and [path, size, mtimeMs]. */
 export interface Snapshot {
   root: string;
+  /** The store's `sessionPaths` the snapshot was taken over (absent: the whole root). */
+  paths?: string[];
   /** The root is missing: it must still be missing. */
   missing?: true;
   dirs: [string, number][];
   files: [string, number, number][];
+}
+
+/** Whether a snapshot was taken over these session paths (Store.sessionPaths). */
+export function samePaths(
+  taken: readonly string[] | undefined,
+  wanted: readonly string[] | undefined,
+): boolean {
+  if (taken === undefined || wanted === undefined) return taken === wanted;
+  return taken.length === wanted.length && taken.every((entry, i) => entry === wanted[i]);
 }
 
 /**
@@ -49,11 +60,23 @@ function statOf(file: string): fs.Stats | undefined {
   }
 }
 
-/** Walk `root`; undefined when it holds more than `limit` entries or cannot be read whole. */
-export function takeSnapshot(root: string, limit = maxSnapshotEntries): Snapshot | undefined {
+/**
+ * Walk `root` (only where `paths` reach, when given: Store.sessionPaths); undefined when it holds
+ * more than `limit` entries or cannot be read whole.
+ */
+export function takeSnapshot(
+  root: string,
+  limit = maxSnapshotEntries,
+  paths?: readonly string[],
+): Snapshot | undefined {
   const top = statOf(root);
-  if (top === undefined) return { root, missing: true, dirs: [], files: [] };
-  const snapshot: Snapshot = { root, dirs: [], files: [] };
+  const over = paths === undefined ? {} : { paths: [...paths] };
+  if (top === undefined) return { root, ...over, missing: true, dirs: [], files: [] };
+  const snapshot: Snapshot = { root, ...over, dirs: [], files: [] };
+  if (paths !== undefined && top.isDirectory()) {
+    const patterns = paths.map((entry) => entry.split("/").filter((part) => part !== ""));
+    return walkPatterns(snapshot, top, patterns, limit) ? snapshot : undefined;
+  }
   if (!top.isDirectory()) {
     for (const file of [root, `${root}-wal`]) {
       const stat = statOf(file);
@@ -88,6 +111,71 @@ export function takeSnapshot(root: string, limit = maxSnapshotEntries): Snapshot
     }
   }
   return snapshot;
+}
+
+/**
+ * The patterns that go on below an entry named `name`: each whose first segment is that name
+ * or `*`, without it; a `**` stays `**` (it takes everything below). An empty pattern: the entry
+ * itself is wanted.
+ */
+function below(patterns: readonly string[][], name: string): string[][] {
+  const out: string[][] = [];
+  for (const pattern of patterns) {
+    const [first] = pattern;
+    if (first === "**") out.push(pattern);
+    else if (first === "*" || first === name) out.push(pattern.slice(1));
+  }
+  return out;
+}
+
+/**
+ * Record what `patterns` reach under the snapshot's root. A directory whose entries a `*` or
+ * `**` lists is recorded with its time (an entry added or removed there changes it) and each
+ * entry that can match is visited; in a directory only named by its patterns, each name is
+ * statted and recorded, as missing when it is (its appearing is then a change), and the
+ * directory's own time is not (a log created beside `sessions/` changes nothing here).
+ */
+function walkPatterns(
+  snapshot: Snapshot,
+  top: fs.Stats,
+  patterns: string[][],
+  limit: number,
+): boolean {
+  let entries = 1;
+  const visit = (dir: string, stat: fs.Stats, wanted: string[][]): boolean => {
+    // A pattern that ends here names this directory: its time is recorded (its entries' set).
+    const going = wanted.filter((pattern) => pattern.length > 0);
+    const listed = going.some((pattern) => pattern[0] === "*" || pattern[0] === "**");
+    if (listed || going.length < wanted.length) snapshot.dirs.push([dir, stat.mtimeMs]);
+    if (going.length === 0) return true;
+    if (listed) {
+      let names: fs.Dirent[];
+      try {
+        names = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      for (const entry of names) {
+        const next = below(going, entry.name);
+        if (next.length > 0 && !record(path.join(dir, entry.name), next)) return false;
+      }
+      return true;
+    }
+    const named = new Set(going.map((pattern) => pattern[0] as string));
+    for (const name of [...named].sort())
+      if (!record(path.join(dir, name), below(going, name))) return false;
+    return true;
+  };
+  const record = (full: string, wanted: string[][]): boolean => {
+    entries += 1;
+    if (entries > limit) return false;
+    const stat = statOf(full);
+    if (stat === undefined) snapshot.files.push([full, -1, -1]);
+    else if (stat.isDirectory()) return visit(full, stat, wanted);
+    else snapshot.files.push([full, stat.size, stat.mtimeMs]);
+    return true;
+  };
+  return visit(snapshot.root, top, patterns);
 }
 
 /** Compare a snapshot with the disk now. */
@@ -129,6 +217,7 @@ export function compareSnapshot(snapshot: Snapshot): Difference {
 interface Stored {
   v: 2;
   root: string;
+  paths?: string[];
   missing?: true;
   dirs: string[];
   dirTimes: number[];
@@ -155,6 +244,7 @@ export function encodeSnapshot(snapshot: Snapshot): string {
   const stored: Stored = {
     v: 2,
     root,
+    ...(snapshot.paths === undefined ? {} : { paths: snapshot.paths }),
     ...(snapshot.missing ? { missing: true as const } : {}),
     dirs: snapshot.dirs.map((entry) => relative(entry[0])),
     dirTimes: snapshot.dirs.map((entry) => entry[1]),
@@ -168,13 +258,14 @@ export function encodeSnapshot(snapshot: Snapshot): string {
 /** A stored snapshot's text, parsed (either form): what compareStored compares. */
 export interface StoredSnapshot {
   readonly root: string;
+  readonly paths: string[] | undefined;
   readonly value: Stored | Snapshot;
 }
 
 /** Parse a stored snapshot's text. */
 export function readStored(data: string): StoredSnapshot {
   const value = JSON.parse(data) as Stored | Snapshot;
-  return { root: value.root, value };
+  return { root: value.root, paths: value.paths, value };
 }
 
 function isStored(value: Stored | Snapshot): value is Stored {
@@ -187,6 +278,7 @@ function toSnapshot(value: Stored | Snapshot): Snapshot {
   const full = (name: string) => (name === "" ? value.root : `${prefix}${name}`);
   return {
     root: value.root,
+    ...(value.paths === undefined ? {} : { paths: value.paths }),
     ...(value.missing ? { missing: true as const } : {}),
     dirs: value.dirs.map((dir, i) => [full(dir), value.dirTimes[i] as number]),
     files: value.files.map((file, i) => [
@@ -211,6 +303,7 @@ export function decodeSnapshot(data: string): Snapshot {
   };
   return {
     root: value.root,
+    ...(value.paths === undefined ? {} : { paths: value.paths }),
     ...(value.missing ? { missing: true as const } : {}),
     get dirs() {
       return entries().dirs;

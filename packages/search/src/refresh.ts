@@ -27,6 +27,7 @@ import {
   encodeSnapshot,
   recallDifference,
   type Snapshot,
+  samePaths,
   takeSnapshot,
 } from "./freshness.js";
 import { rowWriter, startWriterThread, type WriteFailure, type WriteItem } from "./index-writer.js";
@@ -201,7 +202,9 @@ export async function refreshIndex(
       const recalled =
         saved === undefined ? undefined : recallDifference(db.name, source.harness, saved.data);
       const difference =
-        prior === undefined || prior.root !== source.store.root
+        prior === undefined ||
+        prior.root !== source.store.root ||
+        !samePaths(prior.paths, source.store.sessionPaths)
           ? ({ kind: "more" } as const)
           : (recalled ?? compareSnapshot(prior));
       const expected = new Map(own.map((row) => [row.key, row.fingerprint]));
@@ -227,7 +230,7 @@ export async function refreshIndex(
           continue;
         }
       }
-      const next = takeSnapshot(source.store.root);
+      const next = takeSnapshot(source.store.root, undefined, source.store.sessionPaths);
       const found = await discoverAll(source);
       sessionCount += found.length;
       expected.clear();

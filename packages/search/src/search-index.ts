@@ -13,7 +13,13 @@ import * as path from "node:path";
 import type { Store, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
-import { compareStored, decodeSnapshot, readStored, rememberDifference } from "./freshness.js";
+import {
+  compareStored,
+  decodeSnapshot,
+  readStored,
+  rememberDifference,
+  samePaths,
+} from "./freshness.js";
 import type { WriterTarget } from "./index-writer.js";
 import { parseQuery } from "./query.js";
 
@@ -241,7 +247,9 @@ export class SearchIndex {
    * every store has a saved snapshot of that root, no other harness has one
    * or has sessions, and nothing changed on disk since (freshness.ts).
    */
-  unchangedSince(stores: readonly { harness: string; root: string }[]): boolean {
+  unchangedSince(
+    stores: readonly { harness: string; root: string; paths?: readonly string[] }[],
+  ): boolean {
     return this.changedSince(stores)?.length === 0;
   }
 
@@ -256,7 +264,7 @@ export class SearchIndex {
    * keeper watches its directories, and saw nothing happen in them.
    */
   changedSince(
-    stores: readonly { harness: string; root: string }[],
+    stores: readonly { harness: string; root: string; paths?: readonly string[] }[],
     vouched?: ReadonlySet<string>,
   ): string[] | undefined {
     const saved = this.#db.prepare("SELECT harness, data FROM snapshots").all() as {
@@ -275,7 +283,13 @@ export class SearchIndex {
       const data = byHarness.get(store.harness) as string;
       return { store, data, snapshot: readStored(data) };
     });
-    if (snapshots.some(({ store, snapshot }) => snapshot.root !== store.root)) return undefined;
+    if (
+      snapshots.some(
+        ({ store, snapshot }) =>
+          snapshot.root !== store.root || !samePaths(snapshot.paths, store.paths),
+      )
+    )
+      return undefined;
     // Every store is compared (not only up to the first change): a refresh of the changed ones
     // then takes the others' comparisons instead of making every stat again.
     const changed: string[] = [];
@@ -290,8 +304,9 @@ export class SearchIndex {
   }
 
   /**
-   * The directories a store's saved snapshot holds (every one under its root; a root that is
-   * one file: its directory), the ones a change to the store shows up in (freshness.ts), or
+   * The directories a store's saved snapshot holds, and those of the files it holds (every one
+   * under its root, or under its session paths; a root that is one file: its directory), the
+   * ones a change to the store shows up in (freshness.ts), or
    * undefined when the store has no snapshot. A missing root is given as missing: what would
    * show it created is its nearest existing ancestor.
    */
@@ -303,11 +318,11 @@ export class SearchIndex {
       | undefined;
     if (saved === undefined) return undefined;
     const snapshot = decodeSnapshot(saved.data);
-    return {
-      root: snapshot.root,
-      missing: snapshot.missing === true,
-      dirs: snapshot.dirs.map((entry) => entry[0]),
-    };
+    // A file's directory too: one taken over session paths records a named file (or its
+    // absence) without its directory's time, and a change to it shows in that directory.
+    const dirs = new Set(snapshot.dirs.map((entry) => entry[0]));
+    for (const [file] of snapshot.files) if (file !== snapshot.root) dirs.add(path.dirname(file));
+    return { root: snapshot.root, missing: snapshot.missing === true, dirs: [...dirs] };
   }
 
   /**
