@@ -79,10 +79,16 @@ function onWatchableFileSystem(dir: string): boolean {
   }
 }
 
+interface Watched {
+  watcher: fs.FSWatcher;
+  id: Identity | undefined;
+}
+
 /** Which stores changed since they were last compared, from watchers on their directories. */
 class StoreWatch {
   readonly #index: SearchIndex;
-  readonly #watchers = new Map<string, Map<string, fs.FSWatcher>>();
+  /** Per store, each watched directory's watcher and the directory it was made on (dev:ino). */
+  readonly #watchers = new Map<string, Map<string, Watched>>();
   /** Stores to compare at the next query. */
   readonly dirty = new Set<string>();
   /** The index's data_version when every store was last compared (SearchIndex.dataVersion). */
@@ -121,7 +127,7 @@ class StoreWatch {
    * watched raised no event here).
    */
   reconcile(harness: string): void {
-    const watchers = this.#watchers.get(harness) as Map<string, fs.FSWatcher>;
+    const watchers = this.#watchers.get(harness) as Map<string, Watched>;
     const saved = this.#index.snapshotDirectories(harness);
     const wanted =
       saved === undefined ? [] : saved.missing ? [nearestExisting(saved.root)] : saved.dirs;
@@ -136,25 +142,38 @@ class StoreWatch {
       this.#unwatched.add(harness);
       return;
     }
+    // A directory removed and made again under the same name is another directory: the watch
+    // on the old one hears nothing more, so it is made again (the old one said it was removed,
+    // below; its inode number may be the new one's, so that alone cannot tell).
     const keep = new Set(wanted);
-    for (const [dir, watcher] of watchers)
-      if (!keep.has(dir)) {
-        watcher.close();
+    for (const [dir, watched] of watchers)
+      if (!keep.has(dir) || identityOf(dir) !== watched.id) {
+        watched.watcher.close();
         watchers.delete(dir);
       }
     let added = false;
     for (const dir of wanted) {
       if (watchers.has(dir)) continue;
       try {
-        const watcher = fs.watch(dir, { persistent: false }, () => {
-          if (!this.#deaf) this.dirty.add(harness);
+        const id = identityOf(dir);
+        const name = path.basename(dir);
+        const watcher = fs.watch(dir, { persistent: false }, (event, file) => {
+          if (this.#deaf) return;
+          this.dirty.add(harness);
+          // The directory itself removed or moved (inotify names it by its own name): this
+          // watch is over; the store's next comparison watches whatever is there then. (A
+          // child of the same name changed instead: the watch is only made again.)
+          if (event === "rename" && file === name && watchers.get(dir)?.watcher === watcher) {
+            watcher.close();
+            watchers.delete(dir);
+          }
         });
         watcher.on("error", () => {
           this.dirty.add(harness);
           watcher.close();
-          if (watchers.get(dir) === watcher) watchers.delete(dir);
+          if (watchers.get(dir)?.watcher === watcher) watchers.delete(dir);
         });
-        watchers.set(dir, watcher);
+        watchers.set(dir, { watcher, id });
         added = true;
       } catch {
         // Gone already, or no watch left (ENOSPC): compared every time until watched.
@@ -167,8 +186,8 @@ class StoreWatch {
     if (added) this.dirty.add(harness);
   }
 
-  #closeAll(watchers: Map<string, fs.FSWatcher>): void {
-    for (const watcher of watchers.values()) watcher.close();
+  #closeAll(watchers: Map<string, Watched>): void {
+    for (const { watcher } of watchers.values()) watcher.close();
     watchers.clear();
   }
 

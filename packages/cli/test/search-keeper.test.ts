@@ -249,6 +249,26 @@ describe.runIf(linux)("txcript search's keeper", () => {
     expectSame(kept, full, "written in the new directory");
   });
 
+  it("watches a directory removed and made again under the same name", async () => {
+    await stock();
+    const file = await placeSession("-work-again");
+    expect((await txcript(home, ["search", "1009"])).stdout).toContain(session);
+    await startKeeper();
+    await fs.rm(path.dirname(file), { recursive: true });
+    await placeSession("-work-again");
+    await appendMessage(file, "quokkafive, the first time", "f6000000-0000-4000-8000-000000000007");
+    let { kept, full } = await both(["quokkafive"]);
+    expect(kept.stdout).toContain(session);
+    expectSame(kept, full, "the directory made again");
+    ({ kept, full } = await both(["quokkafive"]));
+    expectSame(kept, full, "nothing changed");
+    // Written in the new directory: seen only if the watch moved to it.
+    await appendMessage(file, "quokkasix after", "f6000000-0000-4000-8000-000000000008");
+    ({ kept, full } = await both(["quokkasix"]));
+    expect(kept.stdout).toContain(session);
+    expectSame(kept, full, "written in the directory made again");
+  });
+
   it("control: a keeper that ignores its watchers answers stale, which these checks catch", async () => {
     await stock();
     await startKeeper({ TXCRIPT_SEARCH_KEEPER_TEST: "no-watch" });
