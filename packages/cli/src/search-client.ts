@@ -145,7 +145,9 @@ export async function startKeeper(
       detached: true,
       stdio: "ignore",
       env,
-      cwd: "/",
+      // The search's own directory: a relative TXCRIPT_SEARCH_INDEX or store root names the
+      // same files there, so the keeper's configuration is the search's.
+      cwd: process.cwd(),
     });
     child.on("error", () => undefined);
     child.unref();

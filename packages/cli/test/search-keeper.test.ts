@@ -304,6 +304,23 @@ describe.runIf(linux)("txcript search's keeper", () => {
     expect((await txcript(home, ["search", "exclusive"], viaKeeper())).code).toBe(125);
   });
 
+  it("serves a search whose index is named relative to its directory", async () => {
+    await stock();
+    const relative = { TXCRIPT_SEARCH_INDEX: "cache/index.sqlite" };
+    const first = await txcript(home, ["search", "exclusive"], {
+      env: { ...keeperEnv(), ...relative },
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(existsSync(path.join(home.work, "cache", "index.sqlite"))).toBe(true);
+    await eventually(
+      async () => (await txcript(home, ["search", "exclusive"], viaKeeper(relative))).code === 0,
+      "the keeper a search started answers",
+    );
+    const kept = await txcript(home, ["search", "exclusive"], viaKeeper(relative));
+    expect(kept.stdout).toContain(thread);
+    await fs.rm(path.join(home.work, "cache"), { recursive: true });
+  });
+
   it("exits when idle, and leaves the socket to the keeper already serving", async () => {
     await stock();
     const first = await startKeeper();
