@@ -15,6 +15,7 @@ import {
   type Warning,
 } from "@txcript/core";
 import {
+  countingLines,
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
   itReadsGeneratedSessions,
@@ -252,16 +253,10 @@ describe("claude code streaming read of inline subagents (sidechain lines)", () 
     const text = written(withSubagent(200));
     expect(text).toContain('"isSidechain":true');
     const all = text.split("\n").filter((line) => line !== "");
-    let read = 0;
-    const lines = function* () {
-      for (const line of all) {
-        read += 1;
-        yield line;
-      }
-    };
+    const counted = countingLines(() => all);
     const seen: { kind: StreamPart["kind"]; read: number }[] = [];
-    for (const part of claudeCodeHarness.readStream?.(lines, {}) ?? [])
-      seen.push({ kind: part.kind, read });
+    for (const part of claudeCodeHarness.readStream?.(counted.source, {}) ?? [])
+      seen.push({ kind: part.kind, read: counted.total() });
     const kinds = seen.map((entry) => entry.kind);
     expect(kinds[0]).toBe("meta");
     expect(kinds.at(-1)).toBe("subagent");

@@ -22,6 +22,7 @@ import {
   transcriptParts,
 } from "@txcript/core";
 import {
+  countingLines,
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
   itReadsGeneratedSessions,
@@ -336,16 +337,10 @@ describe("gemini cli streaming law", () => {
     type Reader = typeof geminiCliReadStream;
     /** Lines read in the last pass when the message at each fraction of the conversation came out. */
     const progress = (reader: Reader): number[] => {
-      let read = 0;
-      const source = function* () {
-        read = 0;
-        for (const line of textLines(text)) {
-          read += 1;
-          yield line;
-        }
-      };
+      const counted = countingLines(() => textLines(text));
       const seen: number[] = [];
-      for (const part of reader(source, {})) if (part.kind === "message") seen.push(read);
+      for (const part of reader(counted.source, {}))
+        if (part.kind === "message") seen.push(counted.pass());
       expect(seen).toHaveLength(1000);
       return [seen[0] as number, seen[499] as number, seen[999] as number];
     };

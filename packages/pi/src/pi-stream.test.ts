@@ -30,6 +30,7 @@ import {
 } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
+  countingLines,
   expectSameInSlices,
   expectSamePaths as expectSamePathsOf,
   itReadsGeneratedSessions,
@@ -394,22 +395,13 @@ describe("pi streaming reader: memory", () => {
   type Progress = { reads: number[]; seen: number[] };
   /** Lines read in the current pass when each message came out, and the lines each pass read. */
   const progress = (reader: StreamReader): Progress => {
-    let read = 0;
-    const reads: number[] = [];
-    const source = function* () {
-      read = 0;
-      reads.push(0);
-      for (const line of textLines(text)) {
-        read += 1;
-        reads[reads.length - 1] = read;
-        yield line;
-      }
-    };
+    const counted = countingLines(() => textLines(text));
     const seen: number[] = [];
-    for (const part of reader(source, {})) if (part.kind === "message") seen.push(read);
+    for (const part of reader(counted.source, {}))
+      if (part.kind === "message") seen.push(counted.pass());
     // Each turn reads as 4 messages: prompt, call, results, answer.
     expect(seen).toHaveLength(turns * 4);
-    return { reads, seen };
+    return { reads: counted.passes(), seen };
   };
 
   it("hands out each message before the lines after it are read (the text is not held)", () => {

@@ -26,6 +26,7 @@ import {
 } from "@txcript/core";
 import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
+  countingLines,
   expectSamePaths as expectSamePathsOf,
   lawParameters,
   scratchDirectory,
@@ -279,16 +280,10 @@ describe("stream-json streaming law", () => {
     const text = readFileSync(path.join(fixturesDirectory, "claude-tools.jsonl"), "utf8");
     const all = text.split("\n").filter((line) => line !== "");
     // Count the lines read (both passes) at the moment each part comes out.
-    let read = 0;
-    const lines = function* () {
-      for (const line of all) {
-        read += 1;
-        yield line;
-      }
-    };
+    const counted = countingLines(() => all);
     const seen: { kind: StreamPart["kind"]; read: number }[] = [];
-    for (const part of streamJsonReadStream(lines, fixtureReadOptions))
-      seen.push({ kind: part.kind, read });
+    for (const part of streamJsonReadStream(counted.source, fixtureReadOptions))
+      seen.push({ kind: part.kind, read: counted.total() });
     expect(seen[0]).toEqual({ kind: "meta", read: all.length });
     const messages = seen.filter((entry) => entry.kind === "message");
     expect(messages.length).toBeGreaterThan(2);

@@ -18,6 +18,7 @@ export { lawParameters, lawRuns } from "./parameters.js";
 export {
   collectingWriter,
   countingInput,
+  countingLines,
   describeWriterControls,
   droppingSubagents,
   expectOrderRefused,

@@ -29,7 +29,7 @@ import {
   type PathOptions,
   type PathResult,
 } from "../stream-check.js";
-import { readFileLines } from "../stream-lines.js";
+import { type LineSource, readFileLines } from "../stream-lines.js";
 import { lawParameters } from "./parameters.js";
 
 /** One way through a conversion: each leg streamed or whole. */
@@ -241,6 +241,35 @@ export function countingInput(transcript: Transcript): {
     },
     read: () => read,
     replays: () => replays,
+  };
+}
+
+/**
+ * A line source over `lines` that counts what a reader took from it: in the pass under way, in
+ * all passes, and each pass's whole count (a stream reader's laziness tests: how far into the
+ * text was a part handed out).
+ */
+export function countingLines(lines: () => Iterable<string>): {
+  source: LineSource;
+  pass: () => number;
+  total: () => number;
+  passes: () => number[];
+} {
+  let total = 0;
+  const passes: number[] = [];
+  const source = function* (): Generator<string> {
+    passes.push(0);
+    for (const line of lines()) {
+      total += 1;
+      passes[passes.length - 1] = (passes.at(-1) ?? 0) + 1;
+      yield line;
+    }
+  };
+  return {
+    source,
+    pass: () => passes.at(-1) ?? 0,
+    total: () => total,
+    passes: () => [...passes],
   };
 }
 
