@@ -23,8 +23,6 @@ import { type FastArguments, fastSearchArguments } from "./search-keeper-address
 import { printHits } from "./search-output.js";
 import { harnessSource, refreshShown, reportFailures } from "./search-refresh.js";
 
-export { fastSearchArguments };
-
 /**
  * Run `search` when nothing changed: the exit code, or undefined for the full
  * path. TXCRIPT_SEARCH_FAST=0 skips it; =only (for tests) exits 125 where it

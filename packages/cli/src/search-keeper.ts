@@ -231,9 +231,14 @@ export async function serveKeeper(
   version: string,
 ): Promise<number> {
   const address = keeperAddress(env, version);
-  if (address === undefined || !privateDirectory(address.dir, true)) return 2;
+  if (address === undefined) return 2;
+  // The index first: a keeper started as its home goes away makes nothing there.
   const index = SearchIndex.openExisting(address.indexFile);
   if (index === undefined) return 0;
+  if (!privateDirectory(address.dir, true)) {
+    index.close();
+    return 2;
+  }
   const indexIdentity = identityOf(address.indexFile);
   if (await listening(address.socket)) {
     index.close();

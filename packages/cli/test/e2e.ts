@@ -61,7 +61,8 @@ export async function makeHome(): Promise<Home> {
 }
 
 export async function removeHome(home: Home): Promise<void> {
-  await fs.rm(home.root, { recursive: true, force: true });
+  // Retried: a process a test started may still be removing its own files in there.
+  await fs.rm(home.root, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** The usual test-file setup: the bin must be built, and each test gets a fresh home. */

@@ -84,6 +84,23 @@ async function startKeeper(extra: Record<string, string> = {}): Promise<ChildPro
   return keeper;
 }
 
+/** The sockets in the keeper's directory. */
+async function sockets(): Promise<string[]> {
+  const names = await fs.readdir(path.join(home.root, "run", "txcript")).catch(() => []);
+  return names.filter((name) => name.endsWith(".sock"));
+}
+
+/**
+ * Stop the keeper a search started (detached: no handle here) the way it stops by itself, by
+ * deleting its index, and wait until its socket is gone, so the test's home is removed after it.
+ */
+async function stopStartedKeeper(
+  index = path.join(home.home, ".cache", "txcript", "search.sqlite"),
+): Promise<void> {
+  for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${index}${suffix}`, { force: true });
+  await eventually(async () => (await sockets()).length === 0, "the keeper removed its socket");
+}
+
 /** The same search through the keeper, then through the full command: both outputs. */
 async function both(args: string[], env: Record<string, string> = {}) {
   const kept = await txcript(home, ["search", ...args], viaKeeper(env));
@@ -188,6 +205,12 @@ describe.runIf(linux)("txcript search's keeper", () => {
     const after = await txcript(home, ["search", "exclusive"], { env: keeperEnv() });
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toContain(thread);
+    // That search started a keeper in the socket's place: once it answers, it goes with its index.
+    await eventually(
+      async () => (await txcript(home, ["search", "exclusive"], viaKeeper())).code === 0,
+      "the keeper the search started answers",
+    );
+    await stopStartedKeeper();
   });
 
   it("follows files written in place, appended to, added, deleted and made unreadable", async () => {
@@ -293,14 +316,8 @@ describe.runIf(linux)("txcript search's keeper", () => {
       async () => (await txcript(home, ["search", "exclusive"], viaKeeper())).code === 0,
       "the keeper a search started answers",
     );
-    const sockets = async () =>
-      (await fs.readdir(path.join(home.root, "run", "txcript"))).filter((name) =>
-        name.endsWith(".sock"),
-      );
     expect(await sockets()).toHaveLength(1);
-    const index = path.join(home.home, ".cache", "txcript", "search.sqlite");
-    for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${index}${suffix}`, { force: true });
-    await eventually(async () => (await sockets()).length === 0, "the keeper removed its socket");
+    await stopStartedKeeper();
     expect((await txcript(home, ["search", "exclusive"], viaKeeper())).code).toBe(125);
   });
 
@@ -318,7 +335,7 @@ describe.runIf(linux)("txcript search's keeper", () => {
     );
     const kept = await txcript(home, ["search", "exclusive"], viaKeeper(relative));
     expect(kept.stdout).toContain(thread);
-    await fs.rm(path.join(home.work, "cache"), { recursive: true });
+    await stopStartedKeeper(path.join(home.work, "cache", "index.sqlite"));
   });
 
   it("exits when idle, and leaves the socket to the keeper already serving", async () => {
