@@ -7,9 +7,11 @@ import {
   type Block,
   type Json,
   type Message,
+  type StreamPart,
   type Subagent,
   type Transcript,
   toCanonical,
+  transcriptParts,
 } from "@txcript/core";
 
 export interface IndexedMessage {
@@ -65,17 +67,33 @@ function subagentTexts(subagent: Subagent, ordinal: number, out: IndexedMessage[
   for (const nested of subagent.subagents ?? []) subagentTexts(nested, ordinal, out);
 }
 
+/**
+ * The indexed messages of a transcript's parts, part by part (a session read line by line:
+ * refresh.ts): what each part adds, in order. Holds only the ordinal of each tool call seen
+ * (a subagent is filed under its spawning call's message), never the messages.
+ */
+export class PartTexts {
+  #ordinal = 0;
+  readonly #callOrdinal = new Map<string, number>();
+
+  add(part: StreamPart): IndexedMessage[] {
+    const out: IndexedMessage[] = [];
+    if (part.kind === "message") {
+      this.#ordinal += 1;
+      const text = messageText(part.message);
+      if (text !== "") out.push({ ordinal: this.#ordinal, role: part.message.role, text });
+      for (const block of part.message.content)
+        if (block.type === "tool_use") this.#callOrdinal.set(block.id, this.#ordinal);
+    } else if (part.kind === "subagent")
+      subagentTexts(part.subagent, this.#callOrdinal.get(part.subagent.toolUseId ?? "") ?? 1, out);
+    return out;
+  }
+}
+
 /** Every message's searchable text, in order; empty messages left out. */
 export function sessionTexts(transcript: Transcript): IndexedMessage[] {
+  const texts = new PartTexts();
   const out: IndexedMessage[] = [];
-  const callOrdinal = new Map<string, number>();
-  transcript.messages.forEach((message, index) => {
-    const text = messageText(message);
-    if (text !== "") out.push({ ordinal: index + 1, role: message.role, text });
-    for (const block of message.content)
-      if (block.type === "tool_use") callOrdinal.set(block.id, index + 1);
-  });
-  for (const subagent of transcript.subagents ?? [])
-    subagentTexts(subagent, callOrdinal.get(subagent.toolUseId ?? "") ?? 1, out);
+  for (const part of transcriptParts(transcript)) out.push(...texts.add(part));
   return out;
 }
