@@ -62,8 +62,13 @@ export async function loadDirect(
 /** The harnesses read by path. */
 export const directHarnesses: readonly string[] = Object.keys(readers);
 
-/** A reader of one store's sessions by path, prepared for one refresh (see storeReader). */
-export type StoreReader = (session: Discovered) => Promise<unknown | undefined>;
+/**
+ * A reader of one store's sessions by path, prepared for one refresh (see storeReader); its
+ * `alone` says which sessions the store loads from their one file and nothing else.
+ */
+export type StoreReader = ((session: Discovered) => Promise<unknown | undefined>) & {
+  readonly alone?: (session: Discovered) => boolean;
+};
 
 /** A Codex rollout's file name: its local start time and its session id. */
 const rolloutName =
@@ -128,12 +133,15 @@ function codexReader(files: readonly string[], parse: ParseFile): StoreReader | 
   const alone = new Map<string, string>();
   for (const { file, id } of rollouts)
     if (perId.get(id) === 1 && !named.has(id)) alone.set(file, id);
-  return async (session) => {
+  const reader = async (session: Discovered) => {
     if (alone.get(session.path) !== session.id) return undefined;
     const bytes = await fs.readFile(session.path).catch(() => undefined);
     if (bytes === undefined || isZstd(bytes)) return undefined;
     return parse(new TextDecoder("utf-8").decode(bytes), session.path);
   };
+  return Object.assign(reader, {
+    alone: (session: Discovered) => alone.get(session.path) === session.id,
+  });
 }
 
 /**
@@ -147,4 +155,54 @@ export function storeReader(
   parse: ParseFile | undefined,
 ): StoreReader | undefined {
   return harness === "codex" && parse !== undefined ? codexReader(files, parse) : undefined;
+}
+
+/** Whether a file starts as zstd data does (read through the store, which decompresses it). */
+async function startsZstd(file: string): Promise<boolean> {
+  const handle = await fs.open(file, "r").catch(() => undefined);
+  if (handle === undefined) return false;
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && isZstd(head);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Options for a harness's readStream over one file (those of the whole read when empty). */
+export type StreamOptions = Record<string, unknown>;
+
+/**
+ * When the store's load of a session is its codec's parse of that session's one file and
+ * nothing else, so the file may be read line by line instead (the harness's readStream), the
+ * options that make that read give what the load gives; undefined when it is not. Such are what
+ * the direct readers above read alone (pi always; Claude Code and Gemini CLI without a subagent
+ * directory beside the file), and a Codex rollout its store reader found alone (see
+ * codexReader) that is not compressed. Gemini CLI's load also sets the project root, which
+ * discovery gave as the session's cwd: read line by line, that cwd is passed as the read's.
+ */
+export async function readsAlone(
+  harness: string,
+  session: Discovered,
+  direct: StoreReader | undefined,
+): Promise<StreamOptions | undefined> {
+  switch (harness) {
+    case "pi":
+      return {};
+    case "claude_code": {
+      const base = path.basename(session.path, ".jsonl");
+      const subagents = path.join(path.dirname(session.path), base, "subagents");
+      return (await exists(subagents)) ? undefined : {};
+    }
+    case "gemini_cli":
+      if (await exists(path.join(path.dirname(session.path), session.id))) return undefined;
+      return session.cwd === undefined ? {} : { cwd: session.cwd };
+    case "codex":
+      return direct?.alone?.(session) === true && !(await startsZstd(session.path))
+        ? {}
+        : undefined;
+    default:
+      return undefined;
+  }
 }

@@ -35,14 +35,34 @@ export interface WriteFailure {
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
 type Database = any;
 
+/** A session's row in the sessions table: a WriteItem without its texts. */
+export type SessionHead = Omit<WriteItem, "texts">;
+
+/** What rowWriter does, on this thread or the writer thread. */
+export interface RowWriter {
+  /** Writes whole sessions in one transaction; returns those that failed. */
+  write(items: WriteItem[]): WriteFailure[];
+  /**
+   * Starts replacing one session whose texts come in pieces (a file read line by line): its
+   * transaction stays open, and the write lock held, until `end` or `cancel`.
+   */
+  begin(key: string, harness: string): void;
+  /** The next messages of the session begun. */
+  rows(texts: IndexedMessage[]): void;
+  /** Writes the session's row and commits; returns the session if anything of it failed. */
+  end(head: SessionHead): WriteFailure[];
+  /** Drops what was written since `begin` (its reading failed). */
+  cancel(): void;
+}
+
 /**
- * Writes batches of sessions through `db`: each batch in one `BEGIN IMMEDIATE` transaction, each
- * session replaced whole (its old rows, found by their rowid range, deleted first), its store's
- * snapshot dropped; a batch that fails is written again one session at a time, and the sessions
- * that still fail are returned. Self-contained (it uses nothing but `db`): its text is also the
- * writer thread's code.
+ * Writes sessions through `db`: a batch of whole sessions in one `BEGIN IMMEDIATE` transaction,
+ * or one session in pieces (begin, rows, end) in one; each session replaced whole (its old
+ * rows, found by their rowid range, deleted first), its store's snapshot dropped. A batch that
+ * fails is written again one session at a time, and the sessions that still fail are returned.
+ * Self-contained (it uses nothing but `db`): its text is also the writer thread's code.
  */
-export function rowWriter(db: Database): { write(items: WriteItem[]): WriteFailure[] } {
+export function rowWriter(db: Database): RowWriter {
   // A session's messages are the rowids from first_row to last_row (inserted in one
   // transaction, so no other session's rows lie between), deleted one rowid at a time: FTS5
   // plans `rowid = ?` as a lookup, but a BETWEEN, or the unindexed key column, as a scan.
@@ -55,42 +75,63 @@ export function rowWriter(db: Database): { write(items: WriteItem[]): WriteFailu
   const insertMessage = db.prepare(
     "INSERT INTO messages (text, key, ordinal, role) VALUES (?, ?, ?, ?)",
   );
-  const writeItem = (item: WriteItem) => {
-    const range = rangeOf.get(item.key) as
+  const clear = (key: string, harness: string) => {
+    const range = rangeOf.get(key) as
       | { first_row: number | null; last_row: number | null }
       | undefined;
     if (range?.first_row != null && range.last_row != null)
       for (let row = range.first_row; row <= range.last_row; row += 1) deleteRow.run(row);
-    dropSnapshot.run(item.harness);
-    let first: number | null = null;
-    let last: number | null = null;
-    for (const message of item.texts) {
+    dropSnapshot.run(harness);
+  };
+  // The rowids of the session being written: the first, and the last so far.
+  const span: { first: number | null; last: number | null } = { first: null, last: null };
+  const insert = (key: string, texts: IndexedMessage[]) => {
+    for (const message of texts) {
       const row = Number(
-        insertMessage.run(message.text, item.key, message.ordinal, message.role).lastInsertRowid,
+        insertMessage.run(message.text, key, message.ordinal, message.role).lastInsertRowid,
       );
-      first ??= row;
-      last = row;
+      span.first ??= row;
+      span.last = row;
     }
+  };
+  const finish = (head: SessionHead) => {
     insertSession.run(
-      item.key,
-      item.harness,
-      item.id,
-      item.path,
-      item.title,
-      item.cwd,
-      item.updatedAt,
-      item.fingerprint,
-      item.tracks,
-      first,
-      last,
+      head.key,
+      head.harness,
+      head.id,
+      head.path,
+      head.title,
+      head.cwd,
+      head.updatedAt,
+      head.fingerprint,
+      head.tracks,
+      span.first,
+      span.last,
     );
+  };
+  const writeItem = (item: WriteItem) => {
+    clear(item.key, item.harness);
+    span.first = null;
+    span.last = null;
+    insert(item.key, item.texts);
+    finish(item);
   };
   const writeBatch = db.transaction((items: WriteItem[]) => {
     for (const item of items) writeItem(item);
   });
   const writeOne = db.transaction((item: WriteItem) => writeItem(item));
+  const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  // The session being written in pieces, and why it failed once it has.
+  let piece: { key: string; failure?: string } | undefined;
+  const rollBack = () => {
+    if (db.inTransaction) db.exec("ROLLBACK");
+  };
+  const failPiece = (error: unknown) => {
+    if (piece !== undefined && piece.failure === undefined) piece.failure = reasonOf(error);
+    rollBack();
+  };
   return {
-    write(items: WriteItem[]): WriteFailure[] {
+    write(items) {
       const failures: WriteFailure[] = [];
       try {
         writeBatch.immediate(items);
@@ -100,13 +141,48 @@ export function rowWriter(db: Database): { write(items: WriteItem[]): WriteFailu
           try {
             writeOne.immediate(item);
           } catch (error) {
-            failures.push({
-              key: item.key,
-              reason: error instanceof Error ? error.message : String(error),
-            });
+            failures.push({ key: item.key, reason: reasonOf(error) });
           }
       }
       return failures;
+    },
+    begin(key, harness) {
+      rollBack();
+      piece = { key };
+      span.first = null;
+      span.last = null;
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        clear(key, harness);
+      } catch (error) {
+        failPiece(error);
+      }
+    },
+    rows(texts) {
+      if (piece === undefined || piece.failure !== undefined) return;
+      try {
+        insert(piece.key, texts);
+      } catch (error) {
+        failPiece(error);
+      }
+    },
+    end(head) {
+      const current = piece;
+      piece = undefined;
+      if (current === undefined) return [{ key: head.key, reason: "the session was not begun" }];
+      if (current.failure !== undefined) return [{ key: head.key, reason: current.failure }];
+      try {
+        finish(head);
+        db.exec("COMMIT");
+        return [];
+      } catch (error) {
+        rollBack();
+        return [{ key: head.key, reason: reasonOf(error) }];
+      }
+    },
+    cancel() {
+      piece = undefined;
+      rollBack();
     },
   };
 }
@@ -120,9 +196,17 @@ export interface WriterTarget {
   timeout: number;
 }
 
+/** What the writer thread is sent: a batch, or a piece of one session written in pieces. */
+type WriterMessage =
+  | WriteItem[]
+  | { begin: { key: string; harness: string } }
+  | { rows: IndexedMessage[] }
+  | { end: SessionHead }
+  | { cancel: true };
+
 /**
- * The writer thread's main: opens the index, then writes each batch posted to it (answering
- * `{ done, failures }` per batch) until it is sent `null`, and closes. While it writes: no fsync
+ * The writer thread's main: opens the index, then does what each message posted to it says
+ * (answering `{ failures }` to each) until it is sent `null`, and closes. While it writes: no fsync
  * at each WAL checkpoint (the index is a cache, rebuilt when unreadable) and a 64 MB page cache,
  * this connection's alone. Self-contained, like rowWriter: it runs from its text.
  */
@@ -141,13 +225,20 @@ function writerMain(
   db.pragma("cache_size = -65536");
   const writer = writerOf(db);
   if (parentPort === null) return;
-  parentPort.on("message", (items: WriteItem[] | null) => {
-    if (items === null) {
+  parentPort.on("message", (message: WriterMessage | null) => {
+    if (message === null) {
+      writer.cancel();
       db.close();
       parentPort.close();
       return;
     }
-    parentPort.postMessage({ done: items.length, failures: writer.write(items) });
+    let failures: WriteFailure[] = [];
+    if (Array.isArray(message)) failures = writer.write(message);
+    else if ("begin" in message) writer.begin(message.begin.key, message.begin.harness);
+    else if ("rows" in message) writer.rows(message.rows);
+    else if ("end" in message) failures = writer.end(message.end);
+    else writer.cancel();
+    parentPort.postMessage({ failures });
   });
 }
 
@@ -157,12 +248,17 @@ const writerSource = (target: WriterTarget) =>
   `"use strict"; var __name = (f) => f;
 (${writerMain.toString()})(require, ${rowWriter.toString()}, ${JSON.stringify(target)});`;
 
-/** The batches a writer thread may hold before the reader waits for it: the memory bound. */
+/** The batches (or pieces) a writer thread may hold before the reader waits for it: the memory bound. */
 const inFlightBatches = 2;
 
 export interface ThreadWriter {
   /** Hands a batch to the thread; resolves once fewer than two batches wait there. */
   write(items: WriteItem[]): Promise<void>;
+  /** RowWriter's begin, rows, end and cancel, on the thread (end's failures come from finish). */
+  begin(key: string, harness: string): Promise<void>;
+  rows(texts: IndexedMessage[]): Promise<void>;
+  end(head: SessionHead): Promise<void>;
+  cancel(): Promise<void>;
   /** Waits for every batch, closes the thread's connection, and says which sessions failed. */
   finish(): Promise<WriteFailure[]>;
   /** Stops the thread at once (the refresh failed). */
@@ -182,7 +278,7 @@ export function startWriterThread(target: WriterTarget): ThreadWriter {
     wake = undefined;
     resume?.();
   };
-  worker.on("message", (message: { done: number; failures: WriteFailure[] }) => {
+  worker.on("message", (message: { failures: WriteFailure[] }) => {
     pending -= 1;
     failures.push(...message.failures);
     notify();
@@ -200,13 +296,18 @@ export function startWriterThread(target: WriterTarget): ThreadWriter {
     while (!ready() && failed === undefined) await new Promise<void>((resolve) => (wake = resolve));
     if (failed !== undefined) throw failed;
   };
+  const post = async (message: WriterMessage) => {
+    if (failed !== undefined) throw failed;
+    pending += 1;
+    worker.postMessage(message);
+    await until(() => pending < inFlightBatches);
+  };
   return {
-    async write(items) {
-      if (failed !== undefined) throw failed;
-      pending += 1;
-      worker.postMessage(items);
-      await until(() => pending < inFlightBatches);
-    },
+    write: (items) => post(items),
+    begin: (key, harness) => post({ begin: { key, harness } }),
+    rows: (texts) => post({ rows: texts }),
+    end: (head) => post({ end: head }),
+    cancel: () => post({ cancel: true }),
     async finish() {
       await until(() => pending === 0);
       worker.postMessage(null);

@@ -1,19 +1,25 @@
 // @txcript/search: full-text search over coding-agent sessions — an SQLite
 // FTS5 index of every store's messages, tool inputs and outputs, refreshed
 // incrementally by each session's fingerprint.
-export type { ParseFile, StoreReader } from "./direct-load.js";
-export { directHarnesses, loadDirect, storeReader } from "./direct-load.js";
+export type { ParseFile, StoreReader, StreamOptions } from "./direct-load.js";
+export { directHarnesses, loadDirect, readsAlone, storeReader } from "./direct-load.js";
 export type { Difference, Snapshot } from "./freshness.js";
 export { compareSnapshot, takeSnapshot } from "./freshness.js";
 export type { ParsedQuery } from "./query.js";
 export { parseQuery } from "./query.js";
 export type {
   IndexSource,
+  RefreshOptions,
   RefreshProgress,
   RefreshStats,
   SearchFilters,
   SearchHit,
 } from "./search-index.js";
-export { defaultIndexFile, indexVersion, SearchIndex } from "./search-index.js";
+export {
+  defaultIndexFile,
+  defaultStreamMinBytes,
+  indexVersion,
+  SearchIndex,
+} from "./search-index.js";
 export type { IndexedMessage } from "./session-text.js";
-export { blockSearchText, sessionTexts } from "./session-text.js";
+export { blockSearchText, PartTexts, sessionTexts } from "./session-text.js";

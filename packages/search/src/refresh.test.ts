@@ -71,7 +71,7 @@ describe("refresh", () => {
     await withIndex((index) => index.refresh([source]));
     expect(counts).toEqual({ discover: 1, load: 2 });
     const stats = await withIndex((index) => index.refresh([source]));
-    expect(stats).toEqual({ sessions: 2, indexed: 0, removed: 0, failed: [] });
+    expect(stats).toEqual({ sessions: 2, indexed: 0, streamed: 0, removed: 0, failed: [] });
     expect(counts).toEqual({ discover: 1, load: 2 });
     expect(await withIndex(async (index) => index.search("alpha").length)).toBe(2);
   });
@@ -89,7 +89,7 @@ describe("refresh", () => {
       beta: index.search("beta").map((hit) => [hit.id, hit.ordinal]),
     }));
     expect(grown).toEqual({
-      stats: { sessions: 2, indexed: 1, removed: 0, failed: [] },
+      stats: { sessions: 2, indexed: 1, streamed: 0, removed: 0, failed: [] },
       hits: [["s2", 2]],
       others: 2,
       beta: [["s2", 1]],
@@ -126,7 +126,7 @@ describe("refresh", () => {
       stats: await index.refresh([source]),
       hits: index.search("alpha").length,
     }));
-    expect(back).toEqual({ stats: { sessions: 2, indexed: 1, removed: 0, failed: [] }, hits: 1 });
+    expect(back).toEqual({ stats: { sessions: 2, indexed: 1, streamed: 0, removed: 0, failed: [] }, hits: 1 });
   });
 
   it("finds a file that was not a session when discovered once it is written into one", async () => {
@@ -190,7 +190,7 @@ describe("refresh", () => {
       zeta: index.search("zeta", { limit: 1000 }).length,
     }));
     expect(again).toEqual({
-      stats: { sessions: 450, indexed: 1, removed: 0, failed: [] },
+      stats: { sessions: 450, indexed: 1, streamed: 0, removed: 0, failed: [] },
       zeta: 448,
     });
   });
@@ -356,7 +356,7 @@ describe("refresh", () => {
         hits: index.search("one").map((hit) => hit.id),
       }));
       expect(loadedFirst).toBe(true);
-      expect(built.stats).toEqual({ sessions: 3, indexed: 3, removed: 0, failed: [] });
+      expect(built.stats).toEqual({ sessions: 3, indexed: 3, streamed: 0, removed: 0, failed: [] });
       expect(new Set(built.hits)).toEqual(new Set(["s1", "s2", "o1"]));
     } finally {
       Object.assign(writerThread, threads, { started: writerThread.started });

@@ -19,8 +19,14 @@
 // that cannot be read is dropped and marked in the snapshot, so it is tried
 // again next time.
 import { promises as fs } from "node:fs";
-import type { Discovered } from "@txcript/core";
-import { loadDirect, type StoreReader, storeReader } from "./direct-load.js";
+import { type Discovered, type Meta, readFileLines, TxcriptError } from "@txcript/core";
+import {
+  loadDirect,
+  readsAlone,
+  type StoreReader,
+  type StreamOptions,
+  storeReader,
+} from "./direct-load.js";
 import {
   compareSnapshot,
   decodeSnapshot,
@@ -30,14 +36,22 @@ import {
   samePaths,
   takeSnapshot,
 } from "./freshness.js";
-import { rowWriter, startWriterThread, type WriteFailure, type WriteItem } from "./index-writer.js";
 import {
+  rowWriter,
+  type SessionHead,
+  startWriterThread,
+  type WriteFailure,
+  type WriteItem,
+} from "./index-writer.js";
+import {
+  defaultStreamMinBytes,
   type IndexSource,
+  type RefreshOptions,
   type RefreshProgress,
   type RefreshStats,
   writerTarget,
 } from "./search-index.js";
-import { sessionTexts } from "./session-text.js";
+import { type IndexedMessage, PartTexts, sessionTexts } from "./session-text.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3's Database, loaded lazily
 type Database = any;
@@ -86,6 +100,16 @@ export const writerThread = { minSessions: 32, minBytes: 16_000_000, started: 0 
 
 /** Sessions of one store to read before a store reader (storeReader) is prepared for them. */
 const storeReaderSessions = 8;
+
+/**
+ * A session file at least RefreshOptions.streamMinBytes long, of a harness that reads line by
+ * line, whose store loads it from that file alone (readsAlone), is read line by line and its
+ * rows written as they come, in pieces of about `pieceChars` of text: never one string, nor one
+ * Transcript, so memory does not grow with the file. Settable for tests.
+ */
+export const streamPieces: { pieceChars: number; onPiece?: () => void } = {
+  pieceChars: 4_000_000,
+};
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
 
@@ -155,7 +179,12 @@ export async function refreshIndex(
   db: Database,
   sources: readonly IndexSource[],
   onProgress?: (progress: RefreshProgress) => void,
+  options: RefreshOptions = {},
 ): Promise<RefreshStats> {
+  const streamMinBytes = options.streamMinBytes ?? defaultStreamMinBytes;
+  /** Whether a session might be read line by line (its file long enough, its harness able). */
+  const mayStream = (source: IndexSource, bytes: number) =>
+    source.readStream !== undefined && bytes >= streamMinBytes;
   const rows = db
     .prepare(
       "SELECT key, harness, id, path, title, cwd, updated_at, fingerprint, tracks FROM sessions",
@@ -221,8 +250,17 @@ export async function refreshIndex(
         if (changed !== undefined) {
           for (const row of own) present.add(row.key);
           sessionCount += own.length;
+          // A long file may be read line by line: a store reader says whether it is read alone.
+          const direct =
+            next !== undefined && changed.some((entry) => mayStream(source, entry.bytes))
+              ? storeReader(
+                  source.harness,
+                  next.files.map((entry) => entry[0]),
+                  source.parse,
+                )
+              : undefined;
           for (const entry of changed) {
-            stale.push(entry);
+            stale.push(direct === undefined ? entry : { ...entry, direct });
             expected.set(keyOf(source.harness, entry.session.id), entry.fingerprint);
           }
           plans.push({ source, expected, snapshot: next });
@@ -242,9 +280,12 @@ export async function refreshIndex(
         if (known.get(key) !== entry.fingerprint) staleHere.push(entry);
       }
       // Many sessions to read: a reader knowing every file the snapshot found, when the store has
-      // one (Codex), is worth preparing once (one first line read per rollout).
+      // one (Codex), is worth preparing once (one first line read per rollout); so is one for a
+      // long file, which it may find read alone (line by line then).
       const direct =
-        next !== undefined && staleHere.length >= storeReaderSessions
+        next !== undefined &&
+        (staleHere.length >= storeReaderSessions ||
+          staleHere.some((entry) => mayStream(source, entry.bytes)))
           ? storeReader(
               source.harness,
               next.files.map((entry) => entry[0]),
@@ -347,12 +388,23 @@ export async function refreshIndex(
     db.pragma("synchronous = OFF");
     db.pragma("cache_size = -65536");
   }
-  // Read, parsed and turned into texts ahead (in order), while earlier sessions are written.
-  type Loaded = { item: WriteItem } | { error: unknown };
+  // Read, parsed and turned into texts ahead (in order), while earlier sessions are written; a
+  // long file read line by line is not read ahead, but when its turn comes (streamSession).
+  type Loaded = { item: WriteItem } | { error: unknown } | { stream: StreamOptions };
   const load = async (entry: Found): Promise<Loaded> => {
     const { source, session } = entry;
     const key = keyOf(source.harness, session.id);
     try {
+      if (mayStream(source, entry.bytes)) {
+        const stream = await readsAlone(source.harness, session, entry.direct);
+        if (stream !== undefined) return { stream };
+      }
+      if (options.maxWholeBytes !== undefined && entry.bytes > options.maxWholeBytes)
+        throw new TxcriptError(
+          "TOO_LARGE",
+          `file is ${entry.bytes} bytes, past the limit of ${options.maxWholeBytes} for a session read whole`,
+          { harness: source.harness, location: { file: session.path } },
+        );
       const native =
         (await entry.direct?.(session)) ??
         (await loadDirect(source.harness, session, source.parse)) ??
@@ -375,6 +427,62 @@ export async function refreshIndex(
       };
     } catch (error) {
       return { error };
+    }
+  };
+  // One session's rows in pieces, through the writer thread or this connection: its transaction
+  // stays open from begin to end (or cancel).
+  const pieces = writer ?? {
+    begin: async (key: string, harness: string) => here?.begin(key, harness),
+    rows: async (texts: IndexedMessage[]) => here?.rows(texts),
+    end: async (head: SessionHead) => {
+      writeFailures.push(...(here?.end(head) ?? []));
+    },
+    cancel: async () => here?.cancel(),
+  };
+  const streamedKeys = new Set<string>();
+  /** Reads a session's file line by line, writing its rows as they come; the error, if it fails. */
+  const streamSession = async (entry: Found, options: StreamOptions): Promise<unknown> => {
+    const { source, session } = entry;
+    const read = source.readStream;
+    if (read === undefined) return new Error(`${source.harness} is not read line by line`);
+    const key = keyOf(source.harness, session.id);
+    await pieces.begin(key, source.harness);
+    try {
+      const texts = new PartTexts();
+      let meta: Meta | undefined;
+      let piece: IndexedMessage[] = [];
+      let pieceChars = 0;
+      const lines = () => readFileLines(session.path, { harness: source.harness });
+      for (const part of read(lines, options)) {
+        if (part.kind === "meta") meta = part.meta;
+        for (const message of texts.add(part)) {
+          piece.push(message);
+          pieceChars += message.text.length;
+        }
+        if (pieceChars >= streamPieces.pieceChars) {
+          await pieces.rows(piece);
+          streamPieces.onPiece?.();
+          piece = [];
+          pieceChars = 0;
+        }
+      }
+      if (piece.length > 0) await pieces.rows(piece);
+      await pieces.end({
+        key,
+        harness: source.harness,
+        id: session.id,
+        path: session.path,
+        title: meta?.title ?? session.title ?? null,
+        cwd: meta?.cwd ?? session.cwd ?? null,
+        updatedAt: session.updatedAt,
+        fingerprint: entry.fingerprint,
+        tracks: entry.tracks ? 1 : 0,
+      });
+      streamedKeys.add(key);
+      return undefined;
+    } catch (error) {
+      await pieces.cancel();
+      return error;
     }
   };
   const ahead: { entry: Found; loaded: Promise<Loaded> }[] = [];
@@ -409,8 +517,11 @@ export async function refreshIndex(
         batch.push(result.item);
         for (const message of result.item.texts) batchChars += message.text.length;
         if (batch.length >= batchSessions || batchChars >= batchTextChars) await flush();
-      } else
-        readFailures.push({ key: keyOf(source.harness, session.id), entry, error: result.error });
+      } else {
+        const error = "stream" in result ? await streamSession(entry, result.stream) : result.error;
+        if (error !== undefined)
+          readFailures.push({ key: keyOf(source.harness, session.id), entry, error });
+      }
       done += 1;
     }
     await flush();
@@ -466,5 +577,11 @@ export async function refreshIndex(
   });
   // A store found unchanged keeps its snapshot, unless a session of it was dropped just now.
   for (const plan of plans) if (!plan.unchanged || removed > 0) settle.immediate(plan);
-  return { sessions: sessionCount, indexed: stale.length - failed.length, removed, failed };
+  return {
+    sessions: sessionCount,
+    indexed: stale.length - failed.length,
+    streamed: [...streamedKeys].filter((key) => !failedKeys.has(key)).length,
+    removed,
+    failed,
+  };
 }

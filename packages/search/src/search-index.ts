@@ -10,7 +10,7 @@
 import { existsSync, promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { Store, Transcript } from "@txcript/core";
+import type { LineSource, Store, StreamPart, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
 import type { ParseFile } from "./direct-load.js";
 import {
@@ -39,6 +39,28 @@ export interface IndexSource {
    * instead of through `store.load(id)`, which looks the id up again.
    */
   parse?: ParseFile;
+  /**
+   * The harness's readStream (with its read options, and `options` over them): with it, a long
+   * session file its store loads alone is read line by line (RefreshOptions.streamMinBytes).
+   */
+  readStream?: (lines: LineSource, options: Record<string, unknown>) => Iterable<StreamPart>;
+}
+
+/** Session files this long or longer are read line by line where they can be: 64 MiB, as `convert` streams. */
+export const defaultStreamMinBytes = 64 * 2 ** 20;
+
+export interface RefreshOptions {
+  /**
+   * Session files at least this long are read line by line where the harness can
+   * (IndexSource.readStream) and the store loads the session from that file alone; default
+   * 64 MiB, as `convert` streams.
+   */
+  streamMinBytes?: number;
+  /**
+   * A session file longer than this that is not read line by line is not read, and is
+   * reported as failed (TOO_LARGE); default: no limit (the CLI passes TXCRIPT_MAX_INPUT_BYTES).
+   */
+  maxWholeBytes?: number;
 }
 
 export interface RefreshProgress {
@@ -50,6 +72,8 @@ export interface RefreshProgress {
 export interface RefreshStats {
   sessions: number;
   indexed: number;
+  /** Of those indexed, the sessions read line by line. */
+  streamed: number;
   removed: number;
   failed: { harness: string; id: string; path: string; reason: string }[];
 }
@@ -355,9 +379,10 @@ export class SearchIndex {
   async refresh(
     sources: readonly IndexSource[],
     onProgress?: (progress: RefreshProgress) => void,
+    options: RefreshOptions = {},
   ): Promise<RefreshStats> {
     const { refreshIndex } = await import("./refresh.js");
-    return refreshIndex(this.#db, sources, onProgress);
+    return refreshIndex(this.#db, sources, onProgress, options);
   }
 
   /** Ranked hits, best first: one per message that matches. */
