@@ -73,7 +73,7 @@ export function environmentVariables(): [string, string][] {
     ],
     [
       "TXCRIPT_STREAM_MIN_BYTES",
-      "session files this long or longer stream when both harnesses can (default 67108864, 64 MiB)",
+      "session files this long or longer stream (convert, continue, search) where the harnesses can (default 67108864, 64 MiB)",
     ],
   ];
 }

@@ -82,3 +82,20 @@ export async function readAllLimited(
   }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+/** 64 MiB: below it the whole path is as fast and holds little. */
+export const defaultStreamMinBytes = 64 * 2 ** 20;
+
+const streamVariable = "TXCRIPT_STREAM_MIN_BYTES";
+
+/** How long an input must be to stream: TXCRIPT_STREAM_MIN_BYTES when set (0 streams every file), else 64 MiB. */
+export function streamMinBytes(env: Record<string, string | undefined>): number {
+  const value = env[streamVariable];
+  if (value === undefined || value.trim() === "") return defaultStreamMinBytes;
+  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes))
+    throw new TxcriptError("USAGE", `${streamVariable} must be a whole number of bytes`, {
+      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultStreamMinBytes}`,
+    });
+  return bytes;
+}

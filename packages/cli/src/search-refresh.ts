@@ -3,7 +3,7 @@
 // (search-fast.ts, only the changed stores' harnesses loaded): the source of
 // a harness's store, and the progress line and failure note around a refresh.
 // Imports no harness: the fast path must not load the registry.
-import type { AnyHarness, Store } from "@txcript/core";
+import type { AnyHarness, LineSource, Store } from "@txcript/core";
 import type { IndexSource, RefreshStats, SearchIndex } from "@txcript/search";
 import { type Io, write } from "./io.js";
 
@@ -14,10 +14,20 @@ export function harnessSource(harness: AnyHarness, store: Store<unknown>): Index
     store,
     read: (native) => harness.codec.toCommon(native, harness.readOptions?.({}) ?? {}),
     parse: (text, file) => harness.codec.parse(text, { file }),
+    ...(harness.readStream === undefined
+      ? {}
+      : {
+          readStream: (lines: LineSource, options: Record<string, unknown>) =>
+            harness.readStream?.(lines, { ...harness.readOptions?.({}), ...options }) ?? [],
+        }),
   };
 }
 
-/** Refresh, with a progress line on a terminal while sessions are (re)indexed. */
+/**
+ * Refresh, with a progress line on a terminal while sessions are (re)indexed. A session file
+ * of TXCRIPT_STREAM_MIN_BYTES or more (64 MiB by default) is read line by line where it can be;
+ * one past TXCRIPT_MAX_INPUT_BYTES that cannot be is reported, not read.
+ */
 export async function refreshShown(
   io: Io,
   index: SearchIndex,
@@ -26,11 +36,18 @@ export async function refreshShown(
 ): Promise<RefreshStats> {
   const tty = io.stderr.isTTY === true && !quiet;
   let drawn = false;
-  const stats = await index.refresh(sources, (progress) => {
-    if (!tty || progress.total < 20) return;
-    io.stderr.write(`\r\u001b[Kindexing ${progress.done}/${progress.total} sessions…`);
-    drawn = true;
-  });
+  // Loaded here, not with this module: the fast path imports it without refreshing.
+  const { maxInputBytes, streamMinBytes } = await import("./limits.js");
+  const options = { streamMinBytes: streamMinBytes(io.env), maxWholeBytes: maxInputBytes(io.env) };
+  const stats = await index.refresh(
+    sources,
+    (progress) => {
+      if (!tty || progress.total < 20) return;
+      io.stderr.write(`\r\u001b[Kindexing ${progress.done}/${progress.total} sessions…`);
+      drawn = true;
+    },
+    options,
+  );
   if (drawn) io.stderr.write("\r\u001b[K");
   return stats;
 }

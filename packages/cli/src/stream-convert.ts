@@ -20,28 +20,13 @@ import type { Converted } from "./convert-pipeline.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
-import { maxInputBytes, tooLarge } from "./limits.js";
+import { maxInputBytes, streamMinBytes, tooLarge } from "./limits.js";
 import type { ReportSettings } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
 import { redactedReaderIfAsked } from "./redaction.js";
 import { withFileEach } from "./report.js";
 
-/** 64 MiB: below it the whole path is as fast and holds little. */
-export const defaultStreamMinBytes = 64 * 2 ** 20;
-
-const variable = "TXCRIPT_STREAM_MIN_BYTES";
-
-/** How long an input must be to stream: TXCRIPT_STREAM_MIN_BYTES when set (0 streams every file), else 64 MiB. */
-export function streamMinBytes(env: Record<string, string | undefined>): number {
-  const value = env[variable];
-  if (value === undefined || value.trim() === "") return defaultStreamMinBytes;
-  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(bytes))
-    throw new TxcriptError("USAGE", `${variable} must be a whole number of bytes`, {
-      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultStreamMinBytes}`,
-    });
-  return bytes;
-}
+export { defaultStreamMinBytes, streamMinBytes } from "./limits.js";
 
 /** Enough of a file to tell its harness by (the sniffs read at most 64 KiB). */
 const headBytes = 65_536;

@@ -9,7 +9,14 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { Transcript } from "@txcript/core";
 import { defaultRegistry, harnessDirectory } from "@txcript/harnesses";
-import { directHarnesses, loadDirect, SearchIndex, sessionTexts } from "@txcript/search";
+import {
+  directHarnesses,
+  type IndexSource,
+  loadDirect,
+  SearchIndex,
+  sessionTexts,
+} from "@txcript/search";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { Io } from "../src/io.js";
 import { indexSources } from "../src/search-index.js";
@@ -187,5 +194,84 @@ describe("search over every harness", () => {
         probe.word.toLowerCase(),
       );
     }
+  }, 120_000);
+
+  it("reads a long session file line by line into the rows the whole read gives", async () => {
+    await stock();
+    const io = { env: home.env } as unknown as Io;
+    // A Gemini CLI recording whose own directory is not its project's root: the store's load
+    // gives the project root as the cwd, so must the read line by line.
+    const gemini = defaultRegistry
+      .stores(home.env)
+      .find(({ harness }) => harness.id === "gemini_cli");
+    if (gemini === undefined) throw new Error("no Gemini CLI store");
+    const [head, ...rest] = (
+      await fs.readFile(path.join(fixturesRoot, "gemini-cli", "jsonl-records.jsonl"), "utf8")
+    ).split("\n");
+    const moved = {
+      ...JSON.parse(head as string),
+      sessionId: "c0ffee00-5e55-4a11-9b2d-7e3f10a2b4c7",
+      directories: ["/elsewhere/checkout"],
+    };
+    await gemini.store.save(
+      gemini.harness.codec.parse([JSON.stringify(moved), ...rest].join("\n"), { file: "moved" }),
+      {
+        overwrite: true,
+        cwd: "/work/project-root",
+        now: new Date("2026-05-11T00:00:00Z"),
+      } as never,
+    );
+    const rowsOf = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          messages: db
+            .prepare("SELECT key, ordinal, role, text FROM messages ORDER BY key, rowid")
+            .all(),
+          sessions: db
+            .prepare(
+              "SELECT key, id, path, title, cwd, updated_at, fingerprint, tracks FROM sessions ORDER BY key",
+            )
+            .all(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const indexed = async (source: IndexSource, name: string, streamMinBytes: number) => {
+      const file = path.join(home.root, `${name}.sqlite`);
+      const { index } = await SearchIndex.open(file);
+      try {
+        const stats = await index.refresh([source], undefined, { streamMinBytes });
+        return { stats, rows: rowsOf(file) };
+      } finally {
+        index.close();
+      }
+    };
+    const streamedBy = new Map<string, number>();
+    for (const source of indexSources(io)) {
+      const whole = await indexed(source, `${source.harness}-whole`, Number.POSITIVE_INFINITY);
+      // Every file counts as long: each one its store loads alone is read line by line.
+      const lines = await indexed(source, `${source.harness}-lines`, 0);
+      expect(whole.stats.failed, source.harness).toEqual([]);
+      expect(lines.stats.failed, source.harness).toEqual([]);
+      expect(whole.stats.streamed, source.harness).toBe(0);
+      expect(lines.rows, source.harness).toEqual(whole.rows);
+      if (source.harness === "gemini_cli")
+        expect(whole.rows.sessions).toContainEqual(
+          expect.objectContaining({
+            id: "c0ffee00-5e55-4a11-9b2d-7e3f10a2b4c7",
+            cwd: "/work/project-root",
+          }),
+        );
+      streamedBy.set(source.harness, lines.stats.streamed);
+      // Not every session: the one with subagents beside its file is read through the store.
+      if (source.harness === "claude_code")
+        expect(lines.stats.streamed).toBeLessThan(lines.stats.indexed);
+    }
+    for (const harness of ["claude_code", "codex", "gemini_cli", "pi"])
+      expect(streamedBy.get(harness) ?? 0, harness).toBeGreaterThan(0);
+    // Amp's thread is one JSON document, and OpenCode's sessions rows of a database.
+    expect(streamedBy.get("amp") ?? 0).toBe(0);
   }, 120_000);
 });

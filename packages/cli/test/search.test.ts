@@ -101,4 +101,61 @@ describe("txcript search", () => {
     expect(date.code).toBe(2);
     expect(date.stderr).toMatch(/--since must be a date or a date-time/);
   });
+
+  it("indexes a session past the input limit line by line, and reports one it cannot stream", async () => {
+    await stock();
+    // The Amp thread continued in Claude Code: a session file of one line per message.
+    const continued = await txcript(home, [
+      "continue",
+      thread,
+      "--with",
+      "claude_code",
+      "--no-resume",
+    ]);
+    expect(continued.code, continued.stderr).toBe(0);
+    const amp = (await fs.stat(path.join(home.ampThreads, `${thread}.json`))).size;
+    // Below both files: each is too long to be read whole.
+    const limit = { TXCRIPT_MAX_INPUT_BYTES: "1000" };
+    // (Not --json, which notes nothing on stderr.)
+    const whole = await txcript(home, ["search", "exclusive"], {
+      env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: String(10 * amp) },
+    });
+    expect(whole.stdout).toBe("");
+    expect(whole.stderr).toMatch(/could not index 2 sessions \(.*past the limit of 1000/);
+    // Line by line, the Claude Code session is indexed whatever the limit; Amp's one JSON
+    // document cannot be read so, and is still reported.
+    const lines = await txcript(home, ["search", "exclusive"], {
+      env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: "0" },
+    });
+    expect(lines.code, lines.stderr).toBe(0);
+    expect(lines.stderr).toMatch(/could not index 1 session \(.*amp.*past the limit of 1000/);
+    const json = await txcript(home, ["search", "exclusive", "--json"], {
+      env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: "0" },
+    });
+    const hits = JSON.parse(json.stdout) as {
+      harness: string;
+      id: string;
+      ordinal: number;
+      rank: number;
+    }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(new Set(hits.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+    // The same hits as a search with no limit gives (whole reads).
+    const free = await txcript(home, [
+      "search",
+      "exclusive",
+      "--json",
+      "--from",
+      "claude",
+      "--reindex",
+    ]);
+    // (bm25's rank depends on every session indexed: the Amp thread is indexed now.)
+    const unranked = (list: { rank?: number }[]) => list.map(({ rank: _, ...hit }) => hit);
+    expect(unranked(JSON.parse(free.stdout))).toEqual(unranked(hits));
+    const bad = await txcript(home, ["search", "exclusive"], {
+      env: { TXCRIPT_STREAM_MIN_BYTES: "lots", TXCRIPT_SEARCH_FAST: "0" },
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("TXCRIPT_STREAM_MIN_BYTES must be a whole number of bytes");
+  });
 });
