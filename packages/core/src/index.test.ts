@@ -167,6 +167,7 @@ describe("public exports", () => {
       [
         "collectingWriter",
         "countingInput",
+        "countingLines",
         "describeCodecLaws",
         "describeCrossHarnessLaws",
         "describeWriterControls",
