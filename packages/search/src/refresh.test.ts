@@ -126,7 +126,10 @@ describe("refresh", () => {
       stats: await index.refresh([source]),
       hits: index.search("alpha").length,
     }));
-    expect(back).toEqual({ stats: { sessions: 2, indexed: 1, streamed: 0, removed: 0, failed: [] }, hits: 1 });
+    expect(back).toEqual({
+      stats: { sessions: 2, indexed: 1, streamed: 0, removed: 0, failed: [] },
+      hits: 1,
+    });
   });
 
   it("finds a file that was not a session when discovered once it is written into one", async () => {
