@@ -24,7 +24,8 @@ export function harnessSource(harness: AnyHarness, store: Store<unknown>): Index
 }
 
 /**
- * Refresh, with a progress line on a terminal while sessions are (re)indexed. A session file
+ * Refresh, with a progress line on a terminal while sessions are (re)indexed (and while a long
+ * one is read line by line, how far). A session file
  * of TXCRIPT_STREAM_MIN_BYTES or more (64 MiB by default) is read line by line where it can be;
  * one past TXCRIPT_MAX_INPUT_BYTES that cannot be is reported, not read.
  */
@@ -42,7 +43,17 @@ export async function refreshShown(
   const stats = await index.refresh(
     sources,
     (progress) => {
-      if (!tty || progress.total < 20) return;
+      if (!tty) return;
+      // A long session read line by line: how far, whatever the number of sessions.
+      if (progress.size !== undefined) {
+        const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+        io.stderr.write(
+          `\r\u001b[Kindexing ${progress.done}/${progress.total} sessions… reading a ${mb(progress.size)} MB session line by line (${mb(progress.read ?? 0)} MB)`,
+        );
+        drawn = true;
+        return;
+      }
+      if (progress.total < 20) return;
       io.stderr.write(`\r\u001b[Kindexing ${progress.done}/${progress.total} sessions…`);
       drawn = true;
     },

@@ -5,7 +5,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
+import { fixturesRoot, type Home, hasScript, txcript, txcriptOnTty, useHome } from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -152,6 +152,16 @@ describe("txcript search", () => {
     // (bm25's rank depends on every session indexed: the Amp thread is indexed now.)
     const unranked = (list: { rank?: number }[]) => list.map(({ rank: _, ...hit }) => hit);
     expect(unranked(JSON.parse(free.stdout))).toEqual(unranked(hits));
+    if (hasScript) {
+      // On a terminal, a search that reads a session line by line says how far it has read.
+      const shown = await txcriptOnTty(home, ["search", "exclusive", "--reindex"], {
+        TXCRIPT_STREAM_MIN_BYTES: "0",
+      });
+      expect(shown.code, shown.stdout).toBe(0);
+      expect(shown.stdout).toMatch(/indexing \d\/2 sessions… reading a 0 MB session line by line/);
+      const quiet = await txcriptOnTty(home, ["search", "exclusive", "--reindex"]);
+      expect(quiet.stdout).not.toContain("line by line");
+    }
     const bad = await txcript(home, ["search", "exclusive"], {
       env: { TXCRIPT_STREAM_MIN_BYTES: "lots", TXCRIPT_SEARCH_FAST: "0" },
     });

@@ -257,6 +257,32 @@ describe.each([
     expect(counts.lines).toBe(total);
   });
 
+  it("reports how far it has read a long file", async () => {
+    const file = await writeParts(longSession("long", 60));
+    const size = (await fs.stat(file)).size;
+    streamPieces.progressChars = 500;
+    const seen: { size?: number; read?: number; path: string }[] = [];
+    const { index } = await SearchIndex.open(path.join(root, "index.sqlite"));
+    try {
+      await index.refresh([partsSource(fresh())], (progress) => seen.push(progress), {
+        streamMinBytes: 0,
+      });
+    } finally {
+      index.close();
+      streamPieces.progressChars = 16 * 2 ** 20;
+    }
+    const reading = seen.filter((progress) => progress.size !== undefined);
+    expect(reading.every((progress) => progress.size === size && progress.path === file)).toBe(
+      true,
+    );
+    const read = reading.map((progress) => progress.read as number);
+    // From the start, rising, every 500 characters or so, to near the end (a line each).
+    expect(read[0]).toBe(0);
+    expect(read.length).toBeGreaterThan(size / 500 / 2);
+    expect(read).toEqual([...read].sort((a, b) => a - b));
+    expect(read.at(-1)).toBeGreaterThan(size - 1_000);
+  });
+
   it("leaves nothing of a session whose reading fails part way, and keeps the others", async () => {
     await writeParts(longSession("good", 20));
     await writeParts(longSession("bad", 40));

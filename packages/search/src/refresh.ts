@@ -107,8 +107,10 @@ const storeReaderSessions = 8;
  * rows written as they come, in pieces of about `pieceChars` of text: never one string, nor one
  * Transcript, so memory does not grow with the file. Settable for tests.
  */
-export const streamPieces: { pieceChars: number; onPiece?: () => void } = {
+export const streamPieces: { pieceChars: number; progressChars: number; onPiece?: () => void } = {
   pieceChars: 4_000_000,
+  /** How much of a long file is read between two progress reports. */
+  progressChars: 16 * 2 ** 20,
 };
 
 const keyOf = (harness: string, id: string) => `${harness}\u0000${id}`;
@@ -452,7 +454,20 @@ export async function refreshIndex(
       let meta: Meta | undefined;
       let piece: IndexedMessage[] = [];
       let pieceChars = 0;
-      const lines = () => readFileLines(session.path, { harness: source.harness });
+      const progress = { done, total: stale.length, path: session.path, size: entry.bytes };
+      const lines = function* () {
+        let read = 0;
+        let shown = 0;
+        onProgress?.({ ...progress, read });
+        for (const line of readFileLines(session.path, { harness: source.harness })) {
+          read += line.length + 1;
+          if (read - shown >= streamPieces.progressChars) {
+            shown = read;
+            onProgress?.({ ...progress, read });
+          }
+          yield line;
+        }
+      };
       for (const part of read(lines, options)) {
         if (part.kind === "meta") meta = part.meta;
         for (const message of texts.add(part)) {

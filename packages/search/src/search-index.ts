@@ -67,6 +67,12 @@ export interface RefreshProgress {
   done: number;
   total: number;
   path: string;
+  /**
+   * While a long session is read line by line: its file's size in bytes, and how much of it
+   * this pass has read (characters and line ends; a reader may pass over the file twice).
+   */
+  size?: number;
+  read?: number;
 }
 
 export interface RefreshStats {

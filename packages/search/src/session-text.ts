@@ -69,21 +69,26 @@ function subagentTexts(subagent: Subagent, ordinal: number, out: IndexedMessage[
 
 /**
  * The indexed messages of a transcript's parts, part by part (a session read line by line:
- * refresh.ts): what each part adds, in order. Holds only the ordinal of each tool call seen
- * (a subagent is filed under its spawning call's message), never the messages.
+ * refresh.ts): what each part adds, in order. Holds only the ordinal of each tool call seen,
+ * when the meta says subagents follow (a subagent is filed under its spawning call's message),
+ * never the messages.
  */
 export class PartTexts {
   #ordinal = 0;
+  /** Whether subagent parts follow (the meta says): only then are the calls' ordinals kept. */
+  #subagents = true;
   readonly #callOrdinal = new Map<string, number>();
 
   add(part: StreamPart): IndexedMessage[] {
     const out: IndexedMessage[] = [];
-    if (part.kind === "message") {
+    if (part.kind === "meta") this.#subagents = part.subagents;
+    else if (part.kind === "message") {
       this.#ordinal += 1;
       const text = messageText(part.message);
       if (text !== "") out.push({ ordinal: this.#ordinal, role: part.message.role, text });
-      for (const block of part.message.content)
-        if (block.type === "tool_use") this.#callOrdinal.set(block.id, this.#ordinal);
+      if (this.#subagents)
+        for (const block of part.message.content)
+          if (block.type === "tool_use") this.#callOrdinal.set(block.id, this.#ordinal);
     } else if (part.kind === "subagent")
       subagentTexts(part.subagent, this.#callOrdinal.get(part.subagent.toolUseId ?? "") ?? 1, out);
     return out;
