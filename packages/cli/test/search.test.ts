@@ -21,6 +21,18 @@ async function stock(): Promise<void> {
   );
 }
 
+/** The Amp thread continued in Claude Code (a session file of one line per message). */
+async function continueInClaudeCode(): Promise<void> {
+  const continued = await txcript(home, [
+    "continue",
+    thread,
+    "--with",
+    "claude_code",
+    "--no-resume",
+  ]);
+  expect(continued.code, continued.stderr).toBe(0);
+}
+
 describe("txcript search", () => {
   it("finds a message in any store, case- and accent-insensitively, with an ordinal view opens", async () => {
     await stock();
@@ -49,14 +61,7 @@ describe("txcript search", () => {
     expect(
       hits.every((hit) => hit.harness === "amp" && hit.id === thread && hit.snippet.includes("«")),
     ).toBe(true);
-    const continued = await txcript(home, [
-      "continue",
-      thread,
-      "--with",
-      "claude_code",
-      "--no-resume",
-    ]);
-    expect(continued.code, continued.stderr).toBe(0);
+    await continueInClaudeCode();
     const both = JSON.parse((await txcript(home, ["search", "exclusive", "--json"])).stdout) as {
       harness: string;
     }[];
@@ -104,15 +109,7 @@ describe("txcript search", () => {
 
   it("indexes a session past the input limit line by line, and reports one it cannot stream", async () => {
     await stock();
-    // The Amp thread continued in Claude Code: a session file of one line per message.
-    const continued = await txcript(home, [
-      "continue",
-      thread,
-      "--with",
-      "claude_code",
-      "--no-resume",
-    ]);
-    expect(continued.code, continued.stderr).toBe(0);
+    await continueInClaudeCode();
     const amp = (await fs.stat(path.join(home.ampThreads, `${thread}.json`))).size;
     // Below both files: each is too long to be read whole.
     const limit = { TXCRIPT_MAX_INPUT_BYTES: "1000" };
