@@ -14,17 +14,31 @@ export const defaultMaxInputBytes = 500 * 2 ** 20;
 
 const variable = "TXCRIPT_MAX_INPUT_BYTES";
 
+/**
+ * A size in bytes set by an environment variable: its whole number (`least` at the least), or
+ * `fallback` when unset or blank; anything else is a USAGE error naming the variable.
+ */
+function byteSetting(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  least: 0 | 1,
+): number {
+  const value = env[name];
+  if (value === undefined || value.trim() === "") return fallback;
+  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < least)
+    throw new TxcriptError(
+      "USAGE",
+      `${name} must be a whole number of bytes${least === 1 ? " above 0" : ""}`,
+      { hint: `it is ${JSON.stringify(value)}; unset it for the default of ${fallback}` },
+    );
+  return bytes;
+}
+
 /** The limit in bytes: TXCRIPT_MAX_INPUT_BYTES when set, else the default. */
 export function maxInputBytes(env: Record<string, string | undefined>): number {
-  const value = env[variable];
-  if (value === undefined || value.trim() === "") return defaultMaxInputBytes;
-  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
-    throw new TxcriptError("USAGE", `${variable} must be a whole number of bytes above 0`, {
-      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultMaxInputBytes}`,
-    });
-  }
-  return bytes;
+  return byteSetting(env, variable, defaultMaxInputBytes, 1);
 }
 
 function hint(limit: number): string {
@@ -90,12 +104,5 @@ const streamVariable = "TXCRIPT_STREAM_MIN_BYTES";
 
 /** How long an input must be to stream: TXCRIPT_STREAM_MIN_BYTES when set (0 streams every file), else 64 MiB. */
 export function streamMinBytes(env: Record<string, string | undefined>): number {
-  const value = env[streamVariable];
-  if (value === undefined || value.trim() === "") return defaultStreamMinBytes;
-  const bytes = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(bytes))
-    throw new TxcriptError("USAGE", `${streamVariable} must be a whole number of bytes`, {
-      hint: `it is ${JSON.stringify(value)}; unset it for the default of ${defaultStreamMinBytes}`,
-    });
-  return bytes;
+  return byteSetting(env, streamVariable, defaultStreamMinBytes, 0);
 }
