@@ -24,10 +24,10 @@ export function harnessSource(harness: AnyHarness, store: Store<unknown>): Index
 }
 
 /**
- * Refresh, with a progress line on a terminal while sessions are (re)indexed (and while a long
- * one is read line by line, how far). A session file
- * of TXCRIPT_STREAM_MIN_BYTES or more (64 MiB by default) is read line by line where it can be;
- * one past TXCRIPT_MAX_INPUT_BYTES that cannot be is reported, not read.
+ * Refresh, with a progress line on a terminal while sessions are (re)indexed (and, while a long
+ * one is read line by line, how far). A session file of TXCRIPT_STREAM_MIN_BYTES or more (64 MiB
+ * by default) is read line by line where it can be; one past TXCRIPT_MAX_INPUT_BYTES that cannot
+ * be is reported, not read.
  */
 export async function refreshShown(
   io: Io,

@@ -22,24 +22,26 @@ async function exists(file: string): Promise<boolean> {
 
 type DirectReader = (session: Discovered, parse: ParseFile) => Promise<unknown | undefined>;
 
+/** Where a Claude Code session's subagent files lie: `<session>/subagents/` beside its file. */
+const claudeSubagents = (session: Discovered) =>
+  path.join(path.dirname(session.path), path.basename(session.path, ".jsonl"), "subagents");
+
+/** Where a Gemini CLI chat's subagent recordings lie: `chats/<id>/`. */
+const geminiSubagents = (session: Discovered) => path.join(path.dirname(session.path), session.id);
+
 const readers: Record<string, DirectReader> = {
   // pi's load is locate(id) (a walk of every session directory) and the parse of that file.
   pi: async (session, parse) =>
     parse(await readTextFile(session.path, { harness: "pi" }), session.path),
   // Claude Code's load adds the files of `<session>/subagents/` when that directory exists.
   claude_code: async (session, parse) => {
-    const subagents = path.join(
-      path.dirname(session.path),
-      path.basename(session.path, ".jsonl"),
-      "subagents",
-    );
-    if (await exists(subagents)) return undefined;
+    if (await exists(claudeSubagents(session))) return undefined;
     return parse(await readTextFile(session.path, { harness: "claude_code" }), session.path);
   },
   // Gemini CLI's load adds the project root (what discovery reported as the cwd) and the
   // subagent recordings in `chats/<id>/`.
   gemini_cli: async (session, parse) => {
-    if (await exists(path.join(path.dirname(session.path), session.id))) return undefined;
+    if (await exists(geminiSubagents(session))) return undefined;
     const parsed = parse(
       await readTextFile(session.path, { harness: "gemini_cli" }),
       session.path,
@@ -190,13 +192,10 @@ export async function readsAlone(
   switch (harness) {
     case "pi":
       return {};
-    case "claude_code": {
-      const base = path.basename(session.path, ".jsonl");
-      const subagents = path.join(path.dirname(session.path), base, "subagents");
-      return (await exists(subagents)) ? undefined : {};
-    }
+    case "claude_code":
+      return (await exists(claudeSubagents(session))) ? undefined : {};
     case "gemini_cli":
-      if (await exists(path.join(path.dirname(session.path), session.id))) return undefined;
+      if (await exists(geminiSubagents(session))) return undefined;
       return session.cwd === undefined ? {} : { cwd: session.cwd };
     case "codex":
       return direct?.alone?.(session) === true && !(await startsZstd(session.path))
