@@ -5,7 +5,15 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixturesRoot, type Home, hasScript, txcript, txcriptOnTty, useHome } from "./e2e.js";
+import {
+  fixturesRoot,
+  type Home,
+  hasScript,
+  type RunResult,
+  txcript,
+  txcriptOnTty,
+  useHome,
+} from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -20,6 +28,21 @@ async function stock(): Promise<void> {
     path.join(home.ampThreads, `${thread}.json`),
   );
 }
+
+/** A hit as `search --json` prints it (the fields these tests read). */
+interface Hit {
+  harness: string;
+  id: string;
+  ordinal: number;
+  snippet: string;
+  rank: number;
+}
+
+/** The hits a `search --json` run printed. */
+const hitsOf = (result: RunResult): Hit[] => JSON.parse(result.stdout) as Hit[];
+
+/** The harnesses of a `search --json` run's hits. */
+const harnessesOf = (result: RunResult) => new Set(hitsOf(result).map((hit) => hit.harness));
 
 /** The Amp thread continued in Claude Code (a session file of one line per message). */
 async function continueInClaudeCode(): Promise<void> {
@@ -51,30 +74,17 @@ describe("txcript search", () => {
   it("prints JSON hits, filters by harness and follows a store that changed", async () => {
     await stock();
     const json = await txcript(home, ["search", "exclusive", "--json"]);
-    const hits = JSON.parse(json.stdout) as {
-      harness: string;
-      id: string;
-      ordinal: number;
-      snippet: string;
-    }[];
+    const hits = hitsOf(json);
     expect(hits.length).toBeGreaterThan(0);
     expect(
       hits.every((hit) => hit.harness === "amp" && hit.id === thread && hit.snippet.includes("«")),
     ).toBe(true);
     await continueInClaudeCode();
-    const both = JSON.parse((await txcript(home, ["search", "exclusive", "--json"])).stdout) as {
-      harness: string;
-    }[];
-    expect(new Set(both.map((hit) => hit.harness))).toEqual(new Set(["amp", "claude_code"]));
-    const onlyClaude = JSON.parse(
-      (await txcript(home, ["search", "exclusive", "--json", "--from", "claude"])).stdout,
-    ) as { harness: string }[];
-    expect(new Set(onlyClaude.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+    const search = (...more: string[]) => txcript(home, ["search", "exclusive", "--json", ...more]);
+    expect(harnessesOf(await search())).toEqual(new Set(["amp", "claude_code"]));
+    expect(harnessesOf(await search("--from", "claude"))).toEqual(new Set(["claude_code"]));
     await fs.rm(path.join(home.ampThreads, `${thread}.json`));
-    const gone = JSON.parse((await txcript(home, ["search", "exclusive", "--json"])).stdout) as {
-      harness: string;
-    }[];
-    expect(new Set(gone.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+    expect(harnessesOf(await search())).toEqual(new Set(["claude_code"]));
   });
 
   it("rebuilds the index with --reindex and after it is damaged, and says nothing matched", async () => {
@@ -129,14 +139,9 @@ describe("txcript search", () => {
     const json = await txcript(home, ["search", "exclusive", "--json"], {
       env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: "0" },
     });
-    const hits = JSON.parse(json.stdout) as {
-      harness: string;
-      id: string;
-      ordinal: number;
-      rank: number;
-    }[];
+    const hits = hitsOf(json);
     expect(hits.length).toBeGreaterThan(0);
-    expect(new Set(hits.map((hit) => hit.harness))).toEqual(new Set(["claude_code"]));
+    expect(harnessesOf(json)).toEqual(new Set(["claude_code"]));
     // The same hits as a search with no limit gives (whole reads).
     const free = await txcript(home, [
       "search",
@@ -147,8 +152,8 @@ describe("txcript search", () => {
       "--reindex",
     ]);
     // (bm25's rank depends on every session indexed: the Amp thread is indexed now.)
-    const unranked = (list: { rank?: number }[]) => list.map(({ rank: _, ...hit }) => hit);
-    expect(unranked(JSON.parse(free.stdout))).toEqual(unranked(hits));
+    const unranked = (list: Hit[]) => list.map(({ rank: _, ...hit }) => hit);
+    expect(unranked(hitsOf(free))).toEqual(unranked(hits));
     if (hasScript) {
       // On a terminal, a search that reads a session line by line says how far it has read.
       const shown = await txcriptOnTty(home, ["search", "exclusive", "--reindex"], {
