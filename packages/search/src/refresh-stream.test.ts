@@ -243,11 +243,10 @@ describe.each([
     const counts = fresh();
     const source = partsSource(counts);
     const handed: number[] = [];
-    const readStream = source.readStream as NonNullable<IndexSource["readStream"]>;
     // The lines taken when each piece is handed on: the reader is paused there (a generator).
     streamPieces.onPiece = () => handed.push(counts.lines);
     try {
-      const stats = await indexWith(path.join(root, "index.sqlite"), { ...source, readStream }, 0);
+      const stats = await indexWith(path.join(root, "index.sqlite"), source, 0);
       expect(stats.streamed).toBe(1);
     } finally {
       delete streamPieces.onPiece;

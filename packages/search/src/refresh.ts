@@ -37,6 +37,7 @@ import {
   takeSnapshot,
 } from "./freshness.js";
 import {
+  type RowWriter,
   rowWriter,
   type SessionHead,
   startWriterThread,
@@ -378,7 +379,7 @@ export async function refreshIndex(
     batch = [];
     batchChars = 0;
     if (writer !== undefined) await writer.write(items);
-    else writeFailures.push(...(here as ReturnType<typeof rowWriter>).write(items));
+    else writeFailures.push(...(here as RowWriter).write(items));
   };
   // While sessions go in here: no fsync at each WAL checkpoint (the index is a cache, rebuilt
   // when it is not a readable database; measured at twice the insert rate), and a larger page
@@ -433,13 +434,14 @@ export async function refreshIndex(
   };
   // One session's rows in pieces, through the writer thread or this connection: its transaction
   // stays open from begin to end (or cancel).
+  const inThread = here as RowWriter;
   const pieces = writer ?? {
-    begin: async (key: string, harness: string) => here?.begin(key, harness),
-    rows: async (texts: IndexedMessage[]) => here?.rows(texts),
+    begin: async (key: string, harness: string) => inThread.begin(key, harness),
+    rows: async (texts: IndexedMessage[]) => inThread.rows(texts),
     end: async (head: SessionHead) => {
-      writeFailures.push(...(here?.end(head) ?? []));
+      writeFailures.push(...inThread.end(head));
     },
-    cancel: async () => here?.cancel(),
+    cancel: async () => inThread.cancel(),
   };
   const streamedKeys = new Set<string>();
   /** Reads a session's file line by line, writing its rows as they come; the error, if it fails. */
