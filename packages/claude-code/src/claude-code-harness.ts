@@ -9,6 +9,7 @@ import type { ClaudeCodeSession } from "./claude-code-schema.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
 import { claudeCodeReadStream } from "./claude-code-stream-read.js";
 import { claudeCodeWriteStream } from "./claude-code-stream-write.js";
+import { hasSubagentDirectory, loadClaudeCodeFile } from "./claude-code-subagent-files.js";
 import { claudeCodeProgramCheck } from "./claude-code-verify.js";
 import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
 
@@ -22,6 +23,9 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
   *serializeChunks(transcript, options) {
     for (const line of commonToClaudeCodeLines(transcript, options)) yield `${line}\n`;
   },
+  loadFile: loadClaudeCodeFile,
+  // A file with subagent files beside it is read with them, never line by line alone.
+  readsAlone: async (file) => ((await hasSubagentDirectory(file)) ? undefined : {}),
   readStream: claudeCodeReadStream,
   writeStream: claudeCodeWriteStream,
   environment: [

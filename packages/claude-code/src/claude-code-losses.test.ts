@@ -5,6 +5,7 @@ import type { Block, Json, Message, Transcript, Warning } from "@txcript/core";
 import { describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { claudeCodeLosses } from "./claude-code-losses.js";
+import { reportMissingSubagents } from "./claude-code-subagent-files.js";
 
 const at = "2026-01-01T00:00:00.000Z";
 const sessionId = "00000000-0000-4000-8000-0000000000cc";
@@ -169,6 +170,19 @@ const cases: Record<string, () => Warning[]> = {
       message: { role: "user", content: "a" },
     },
   ]),
+  // Named by the load, not the codec: a Task result names a subagent whose file is not there.
+  "claude_code.subagent-file-missing": () => {
+    const warnings: Warning[] = [];
+    const text = JSON.stringify(
+      userLine([{ type: "tool_result", tool_use_id: "t1", content: "done" }], {
+        toolUseResult: { status: "completed", agentId: "a1b2c3" },
+      }),
+    );
+    reportMissingSubagents(claudeCodeCodec.parse(text), "s.jsonl", {
+      onWarning: (warning) => warnings.push(warning),
+    });
+    return warnings;
+  },
 };
 
 describe("claudeCodeLosses", () => {

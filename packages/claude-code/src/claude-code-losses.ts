@@ -151,6 +151,11 @@ export const claudeCodeLoss = {
     "degraded",
     "A line without a valid timestamp takes the previous line's (or the epoch).",
   ),
+  subagentFileMissing: loss(
+    "claude_code.subagent-file-missing",
+    "unsupported",
+    "A subagent whose Task/Agent result names its agentId, read from a session file with no such subagent file beside it (a lone file, stdin), is left out: its conversation lives in <session>/subagents/agent-<agentId>.jsonl.",
+  ),
   missingSessionId: loss(
     "claude_code.missing-session-id",
     "degraded",

@@ -16,7 +16,6 @@ import {
   listDirectories,
   readHead,
   readTail,
-  readTextFile,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -30,7 +29,7 @@ import { defaultClaudeProjectsRoot, mungeClaudeProjectDir } from "./claude-code-
 import { type ClaudeCodeSession, harness } from "./claude-code-schema.js";
 import {
   deleteSubagentFiles,
-  readSubagentFiles,
+  loadClaudeCodeFile,
   splitSubagentFiles,
   subagentDirectory,
 } from "./claude-code-subagent-files.js";
@@ -171,12 +170,9 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
     }
   }
 
+  /** The session's file through the one load of a session file (loadClaudeCodeFile). */
   async load(id: string): Promise<ClaudeCodeSession> {
-    const file = await this.locate(id);
-    const text = await readTextFile(file, { harness });
-    const session = claudeCodeCodec.parse(text, { file });
-    const subagentFiles = await readSubagentFiles(subagentDirectory(file));
-    return subagentFiles.length === 0 ? session : { ...session, subagentFiles };
+    return loadClaudeCodeFile(await this.locate(id));
   }
 
   async save(

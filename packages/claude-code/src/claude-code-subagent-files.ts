@@ -1,15 +1,29 @@
 // A session's 2.x subagent files, `<session dir>/<id>/subagents/agent-<agentId>.jsonl`:
-// reading them beside the session file, and splitting the sidechain lines
-// the writer puts inline (each carrying its `agentId`) into such files on save.
+// loading a session file with them (the one load of a Claude Code session:
+// the store's `load(id)` and the harness's `loadFile` alike), naming those
+// its Task results refer to and that are not there, and splitting the
+// sidechain lines the writer puts inline (each carrying its `agentId`) into
+// such files on save.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { ioError, ownValue, readTextFile, readTimestamp } from "@txcript/core";
+import {
+  type ConversionOptions,
+  ioError,
+  type LoadContext,
+  loadText,
+  ownValue,
+  readTextFile,
+  readTimestamp,
+  warn,
+} from "@txcript/core";
 import { claudeCodeCodec } from "./claude-code-codec.js";
+import { claudeCodeLoss } from "./claude-code-losses.js";
 import {
   type ClaudeCodeLine,
   type ClaudeCodeSession,
   type ClaudeCodeSubagentFile,
   harness,
+  objectAt,
   stringAt,
 } from "./claude-code-schema.js";
 
@@ -31,7 +45,10 @@ function firstTime(file: ClaudeCodeSubagentFile): number {
 }
 
 /** The subagent files in `directory` (none when it is absent), in the order their first lines were written. */
-export async function readSubagentFiles(directory: string): Promise<ClaudeCodeSubagentFile[]> {
+export async function readSubagentFiles(
+  directory: string,
+  readText: (file: string) => Promise<string> = (file) => readTextFile(file, { harness }),
+): Promise<ClaudeCodeSubagentFile[]> {
   let names: string[];
   try {
     names = await fs.readdir(directory);
@@ -47,13 +64,80 @@ export async function readSubagentFiles(directory: string): Promise<ClaudeCodeSu
     const file = path.join(directory, name);
     const stat = await fs.lstat(file).catch(() => undefined);
     if (!stat?.isFile()) continue;
-    const session = claudeCodeCodec.parse(await readTextFile(file, { harness }), { file });
+    const session = claudeCodeCodec.parse(await readText(file), { file });
     files.push({ agentId, session });
   }
   return files
     .map((file, index) => ({ file, index, time: firstTime(file) }))
     .sort((a, b) => a.time - b.time || a.index - b.index)
     .map(({ file }) => file);
+}
+
+/** Whether `<session>/subagents/` exists beside the session file (then loading reads more than it). */
+export async function hasSubagentDirectory(sessionFile: string): Promise<boolean> {
+  return (await fs.lstat(subagentDirectory(sessionFile)).catch(() => undefined)) !== undefined;
+}
+
+/**
+ * The agentIds a session's Task/Agent results name (`toolUseResult.agentId`
+ * on a main-chain user line) whose conversation it does not hold: neither
+ * inline sidechain lines carrying that agentId nor a subagent file of it.
+ */
+export function missingSubagents(session: ClaudeCodeSession): string[] {
+  const named: string[] = [];
+  const held = new Set((session.subagentFiles ?? []).map((file) => file.agentId));
+  for (const line of session.lines) {
+    // Only a line that mentions an agentId can name or hold one; the rest is not parsed again.
+    if (!line.text.includes('"agentId"')) continue;
+    const value = line.value;
+    if (value === undefined) continue;
+    const own = stringAt(value, "agentId");
+    if (value.isSidechain === true && own !== undefined) {
+      held.add(own);
+      continue;
+    }
+    const agentId = stringAt(objectAt(value, "toolUseResult"), "agentId");
+    if (agentId !== undefined && !named.includes(agentId)) named.push(agentId);
+  }
+  return named.filter((agentId) => !held.has(agentId));
+}
+
+/** Report each subagent the session names and does not hold (claude_code.subagent-file-missing). */
+export function reportMissingSubagents(
+  session: ClaudeCodeSession,
+  file: string | undefined,
+  options: ConversionOptions | undefined,
+): void {
+  for (const agentId of missingSubagents(session))
+    warn(
+      options,
+      claudeCodeLoss.subagentFileMissing,
+      `subagent ${agentId} is named by a Task result but its file subagents/agent-${agentId}.jsonl is not beside ${file === undefined ? "the session" : path.basename(file)}: its conversation is left out`,
+    );
+}
+
+/**
+ * The session whose file is `file`, with its 2.x subagent files from
+ * `<id>/subagents/` beside it: what the store loads for a stored session,
+ * and what a path in the `projects` layout reads. A file with no subagent
+ * directory reads alone; each subagent its Task results name that is then
+ * missing is a named loss (claude_code.subagent-file-missing).
+ */
+export async function loadClaudeCodeFile(
+  file: string,
+  context: Partial<LoadContext> = {},
+): Promise<ClaudeCodeSession> {
+  const reader = (name: string) => loadText(name, { environment: {}, ...context }, harness);
+  const text = context.text ?? (await reader(file));
+  const session = claudeCodeCodec.parse(text, { file });
+  const subagentFiles = await readSubagentFiles(subagentDirectory(file), reader);
+  const loaded = subagentFiles.length === 0 ? session : { ...session, subagentFiles };
+  reportMissingSubagents(
+    loaded,
+    file,
+    context.onWarning === undefined ? undefined : { onWarning: context.onWarning },
+  );
+  return loaded;
 }
 
 /**

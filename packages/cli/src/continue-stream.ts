@@ -43,7 +43,7 @@ import { bigInputStatus } from "./progress.js";
 import { copyBounds, type Range, ToolPairs } from "./range.js";
 import { redactedReaderIfAsked } from "./redaction.js";
 import { locate, withFile, withFileEach } from "./report.js";
-import { streamMinBytes } from "./stream-convert.js";
+import { readsAloneOptions, sideFilesReason, streamMinBytes } from "./stream-convert.js";
 
 export interface StreamedCopy {
   input: Input;
@@ -100,15 +100,17 @@ export async function streamedCopy(
   const limit = maxInputBytes(io.env);
   const harness =
     located.forced ?? detectHarness(await readHead(located.path, 65_536), located.shown);
-  const reason = whyNot(harness);
-  if (reason !== undefined) {
-    if (located.size > limit) throw refuse(located, limit, reason);
+  const alone = whyNot(harness) === undefined ? await readsAloneOptions(harness, located, io) : {};
+  const reason = whyNot(harness) ?? (alone === undefined ? sideFilesReason(harness) : undefined);
+  if (reason !== undefined || alone === undefined) {
+    if (located.size > limit) throw refuse(located, limit, reason ?? sideFilesReason(harness));
     return undefined;
   }
   const full = values.full === true;
   const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
+    ...alone,
     file: located.shown,
     maxDocumentBytes: limit,
   };

@@ -10,16 +10,12 @@ import {
   WarningCollector,
 } from "@txcript/core";
 import type { Harness } from "./harnesses.js";
+import { type Input, loadInput } from "./input.js";
 import { onLeg } from "./losses.js";
 import { withFile, withFileEach } from "./report.js";
 
-/** What a conversion reads: the text is taken, and cleared once parsed. */
-export interface ConversionSource {
-  text: string;
-  harness: Harness;
-  file: string;
-  startTime: Date;
-}
+/** What a conversion reads (an Input): its text is taken, and cleared once loaded. */
+export type ConversionSource = Input;
 
 export interface Converted {
   /** The target's text, in order; produced as it is iterated (iterate once). */
@@ -28,20 +24,20 @@ export interface Converted {
   warnings(): Warning[];
 }
 
-/** Parse the source, clearing its text: from here on only the native body holds the input. */
-function parseSource(source: ConversionSource): unknown {
-  const { text } = source;
-  source.text = "";
-  return source.harness.codec.parse(text, { file: source.file });
-}
-
-/** The source in Common; its native body is unreachable once this returns. */
-function readSource(source: ConversionSource, collector: WarningCollector): Transcript {
+/** The source in Common through its harness's load; its native body is unreachable once this returns. */
+async function readSource(
+  source: ConversionSource,
+  collector: WarningCollector,
+): Promise<Transcript> {
+  // The load takes the text: from here on only the native body holds the input.
+  const native = await loadInput(source, collector.add, true);
   const read = source.harness.readOptions?.({ startTime: source.startTime });
-  return source.harness.codec.toCommon(parseSource(source), {
-    ...read,
-    onWarning: onLeg("read", source.harness.id, collector.add),
-  });
+  return withFile(source.file, () =>
+    source.harness.codec.toCommon(native, {
+      ...read,
+      onWarning: onLeg("read", source.harness.id, collector.add),
+    }),
+  );
 }
 
 /**
@@ -87,7 +83,7 @@ async function convertUnlocated(
     onWarning: onLeg("write", to.id, collector.add),
   };
   const warnings = () => collector.warnings;
-  const read = withFile(source.file, () => readSource(source, collector));
+  const read = await readSource(source, collector);
   const transcript = options.transform ? await options.transform(read) : read;
   return withFile(source.file, () => {
     if (to.serializeChunks !== undefined) {

@@ -1,21 +1,35 @@
 // Turning a `<ref>` into a transcript: `-` is stdin, an existing path is a
 // file, anything else is a session id (or a unique prefix of one) looked up
 // across every store. The format comes from --from, the store, or detection.
+// A file and a stored session are read one way, the harness's own load
+// (HarnessDefinition.loadFile through core's loadSessionFile): what belongs
+// to the session beside its file (Claude Code's subagent files, Codex's
+// spawned rollouts, Gemini CLI's subagent recordings, OpenCode's child
+// sessions) comes with it, and a side file it names and cannot find is a
+// named loss. stdin is parsed alone.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  type Environment,
+  loadSessionFile,
   type Transcript,
   TxcriptError,
-  toTranscript,
   type Warning,
+  WarningCollector,
 } from "@txcript/core";
 import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, readAllLimited, readLimitedFile } from "./limits.js";
+import { onLeg } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
+import { locate, withFile } from "./report.js";
 
 export interface Input {
+  /**
+   * The session file's text when it was read up front (a path, to detect its
+   * harness; stdin); "" for a stored session, whose load reads its own files.
+   */
   text: string;
   harness: Harness;
   /** The file for error messages; `<stdin>` for stdin. */
@@ -24,6 +38,12 @@ export interface Input {
   startTime: Date;
   /** The store entry, when the ref named a stored session. */
   discovered?: Discovered;
+  /** Where the session is loaded from (absent for stdin: parsed alone). */
+  path?: string;
+  /** The environment the harness's load finds its store in. */
+  environment?: Environment;
+  /** The input limit every file the load reads is held to. */
+  limit?: number;
 }
 
 /** Find one stored session by exact id, else by a unique id prefix. */
@@ -102,7 +122,7 @@ export async function locateInput(ref: string, io: Io, from?: string): Promise<L
   };
 }
 
-/** Read a located input whole (refused past the input limit). */
+/** Read a located input (a file or stdin up to the input limit; a stored session when loaded). */
 export async function readLocated(located: Located, io: Io): Promise<Input> {
   const limit = maxInputBytes(io.env);
   if (located.kind === "stdin") {
@@ -117,30 +137,77 @@ export async function readLocated(located: Located, io: Io): Promise<Input> {
   }
   const { shown } = located;
   bigInputStatus(io, shown, located.size);
-  const { text, mtime } = await readLimitedFile(located.path, shown, limit);
+  const where = { path: located.path, environment: io.env, limit };
+  if (located.discovered !== undefined && located.forced !== undefined)
+    // A stored session: its harness's load reads its files (not always one: OpenCode's database).
+    return {
+      text: "",
+      file: shown,
+      harness: located.forced,
+      startTime: located.mtime,
+      discovered: located.discovered,
+      ...where,
+    };
+  const { text } = await readLimitedFile(located.path, shown, limit);
   return {
     text,
     file: shown,
     harness: located.forced ?? detectHarness(text, shown),
-    startTime: located.discovered === undefined ? located.mtime : mtime,
-    ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
+    startTime: located.mtime,
+    ...where,
   };
+}
+
+/**
+ * The input's native body through its harness's load (stdin: the codec's
+ * parse), with the load's named losses as read-leg warnings. With `take`,
+ * the input's text is handed to the load and cleared, so nothing here keeps
+ * a second copy of a big session alive.
+ */
+export async function loadInput(
+  input: Input,
+  onWarning: (warning: Warning) => void,
+  take = false,
+): Promise<unknown> {
+  const { text } = input;
+  if (take) input.text = "";
+  const file = input.path;
+  if (file === undefined)
+    return withFile(input.file, () => input.harness.codec.parse(text, { file: input.file }));
+  const limit = input.limit ?? Number.POSITIVE_INFINITY;
+  const shown = (name: string) => (name === file ? input.file : name);
+  try {
+    return await loadSessionFile(input.harness, file, {
+      environment: input.environment ?? {},
+      ...(input.discovered === undefined ? {} : { discovered: input.discovered }),
+      ...(input.discovered === undefined ? { text } : {}),
+      readText: async (name) => (await readLimitedFile(name, shown(name), limit)).text,
+      onWarning: onLeg("read", input.harness.id, onWarning),
+    });
+  } catch (error) {
+    // The load names the file by its absolute path; errors name it as the user gave it.
+    throw TxcriptError.isInstance(error) && error.location.file === file
+      ? error.withLocation({ ...error.location, file: input.file })
+      : locate(error, input.file);
+  }
 }
 
 export async function readInput(ref: string, io: Io, from?: string): Promise<Input> {
   return readLocated(await locateInput(ref, io, from), io);
 }
 
-/** Parse an input through its codec into Common, with the losses of that leg. */
-export function readTranscript(input: Input): { transcript: Transcript; warnings: Warning[] } {
+/** Load an input through its harness into Common, with the losses of that leg (the load's first). */
+export async function readTranscript(
+  input: Input,
+): Promise<{ transcript: Transcript; warnings: Warning[] }> {
+  const collector = new WarningCollector();
+  const native = await loadInput(input, collector.add);
   const read = input.harness.readOptions?.({ startTime: input.startTime });
-  const result = toTranscript(input.text, input.harness.codec, {
-    file: input.file,
-    ...(read === undefined ? {} : { read }),
-  });
-  const harness = input.harness.id;
-  return {
-    transcript: result.transcript,
-    warnings: result.warnings.map((warning) => ({ ...warning, leg: "read" as const, harness })),
-  };
+  const transcript = withFile(input.file, () =>
+    input.harness.codec.toCommon(native, {
+      ...read,
+      onWarning: onLeg("read", input.harness.id, collector.add),
+    }),
+  );
+  return { transcript, warnings: collector.warnings };
 }

@@ -71,7 +71,7 @@ async function readSession(
 ): Promise<ToolResult> {
   const budget = args.maxBytes ?? defaultReadBudget;
   const { ref, range } = splitRange(args.ref);
-  const { transcript } = readTranscript(await readInput(ref, io));
+  const { transcript } = await readTranscript(await readInput(ref, io));
   const bounds =
     range === undefined
       ? { from: 1, to: transcript.messages.length }

@@ -116,7 +116,7 @@ async function refreshChanged(
   const sources = roots.map(({ harness, root, paths }): IndexSource => {
     const definition = loaded.get(harness);
     if (definition?.store !== undefined)
-      return harnessSource(definition, definition.store(io.env) as Store<unknown>);
+      return harnessSource(definition, definition.store(io.env) as Store<unknown>, io.env);
     return unloadedSource(harness, root, paths, () => {
       refused = true;
     });
@@ -145,5 +145,5 @@ function unloadedSource(
     save: async () => refuse(),
     delete: async () => refuse(),
   };
-  return { harness, store, read: refuse, parse: refuse };
+  return { harness, store, read: refuse, loadFile: async () => refuse() };
 }

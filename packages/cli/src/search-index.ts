@@ -7,7 +7,7 @@ import { type Io, write } from "./io.js";
 import { harnessSource, refreshShown, reportFailures } from "./search-refresh.js";
 
 export function indexSources(io: Io): IndexSource[] {
-  return stores(io.env).map(({ harness, store }) => harnessSource(harness, store));
+  return stores(io.env).map(({ harness, store }) => harnessSource(harness, store, io.env));
 }
 
 export async function openFreshIndex(

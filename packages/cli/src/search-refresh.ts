@@ -3,17 +3,41 @@
 // (search-fast.ts, only the changed stores' harnesses loaded): the source of
 // a harness's store, and the progress line and failure note around a refresh.
 // Imports no harness: the fast path must not load the registry.
-import type { AnyHarness, LineSource, Store } from "@txcript/core";
+import {
+  type AnyHarness,
+  type Discovered,
+  type Environment,
+  type LineSource,
+  loadSessionFile,
+  type Store,
+  sessionReadsAlone,
+} from "@txcript/core";
 import type { IndexSource, RefreshStats, SearchIndex } from "@txcript/search";
 import { type Io, write } from "./io.js";
 
-/** How the index reads one harness's store. */
-export function harnessSource(harness: AnyHarness, store: Store<unknown>): IndexSource {
+/**
+ * How the index reads one harness's store: each discovered session through the harness's own
+ * load of the path discovery found (its side files with it), and line by line when the
+ * harness says that file reads alone.
+ */
+export function harnessSource(
+  harness: AnyHarness,
+  store: Store<unknown>,
+  environment: Environment,
+): IndexSource {
   return {
     harness: harness.id,
     store,
     read: (native) => harness.codec.toCommon(native, harness.readOptions?.({}) ?? {}),
-    parse: (text, file) => harness.codec.parse(text, { file }),
+    // Without a load of its own, the store's (Amp's refuses links and FIFOs).
+    ...(harness.loadFile === undefined
+      ? {}
+      : {
+          loadFile: (session: Discovered) =>
+            loadSessionFile(harness, session.path, { environment, discovered: session }),
+        }),
+    readsAlone: (session) =>
+      sessionReadsAlone(harness, session.path, { environment, discovered: session }),
     ...(harness.readStream === undefined
       ? {}
       : {

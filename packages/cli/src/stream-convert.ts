@@ -11,6 +11,7 @@ import {
   commonWriteStream,
   readFileLines,
   readHead,
+  sessionReadsAlone,
   streamConvert,
   TxcriptError,
   type Warning,
@@ -37,6 +38,8 @@ export interface StreamSource {
   harness: Harness;
   /** The head the harness was detected from (the writer's options may look at it). */
   head: string;
+  /** The read options under which the file alone gives what its load gives (readsAloneOptions). */
+  alone: CodecOptions;
 }
 
 /** Why `from → to` cannot stream, or undefined when it can. */
@@ -49,6 +52,28 @@ function whyNot(from: Harness, to: Harness): string | undefined {
   if (from.readStream === undefined) return `${from.id} is read as one document, not line by line`;
   if (streamWriter(to) === undefined) return `${to.id} is written from the whole session`;
   return undefined;
+}
+
+/**
+ * The read options under which a file is read line by line alone and gives
+ * what its harness's load gives; undefined when the load reads more than it
+ * (Claude Code's subagent files beside it, say): then it takes the whole
+ * path, where they come with it, held to the input limit.
+ */
+export function readsAloneOptions(
+  harness: Harness,
+  located: Located & { kind: "file" },
+  io: Io,
+): Promise<CodecOptions | undefined> {
+  return sessionReadsAlone(harness, located.path, {
+    environment: io.env,
+    ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
+  });
+}
+
+/** Why a file is not read line by line alone (readsAloneOptions undefined). */
+export function sideFilesReason(harness: Harness): string {
+  return `its ${harness.id} load reads files beside it (subagents)`;
 }
 
 /**
@@ -65,10 +90,12 @@ export async function streamSource(
   if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
   const head = await readHead(located.path, headBytes);
   const harness = located.forced ?? detectHarness(head, located.shown);
+  const alone = await readsAloneOptions(harness, located, io);
   const reason =
     whyNot(harness, to) ??
-    (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout");
-  if (reason === undefined) return { located, harness, head };
+    (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout") ??
+    (alone === undefined ? sideFilesReason(harness) : undefined);
+  if (reason === undefined && alone !== undefined) return { located, harness, head, alone };
   const limit = maxInputBytes(io.env);
   if (located.size > limit) {
     const refusal = tooLarge(located.shown, limit, located.size);
@@ -112,6 +139,7 @@ export async function convertStreamSource(
   bigInputStatus(io, located.shown, located.size);
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
+    ...source.alone,
     file: located.shown,
     // A reader that must parse a whole document (Gemini CLI's older era) is held to the input limit.
     maxDocumentBytes: maxInputBytes(io.env),

@@ -1,12 +1,11 @@
-// The search index's Codex reader (storeReader of @txcript/search): a
-// rollout read by the path discovery found gives exactly what the store's
-// load gives, and every session the store's load would read more for — a
-// parent whose subagent rollouts name it, an id in two files — is left to
-// the store; a compressed rollout anywhere leaves every session to it.
+// The search index reads Codex rollouts through the Codex harness's own load
+// of the path discovery found (HarnessDefinition.loadFile): exactly what the
+// store's load gives, a parent with its subagent's rollout included; and
+// only a rollout its load reads alone — not a parent, not a compressed
+// file — is offered for reading line by line (readsAlone).
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { defaultRegistry } from "@txcript/harnesses";
-import { storeReader, takeSnapshot } from "@txcript/search";
 import { describe, expect, it } from "vitest";
 import type { Io } from "../src/io.js";
 import { indexSources } from "../src/search-index.js";
@@ -101,54 +100,49 @@ function codexSource() {
   return source;
 }
 
-const filesUnder = (root: string) => takeSnapshot(root)?.files.map((entry) => entry[0]) ?? [];
-
-describe("the search index's Codex reader", () => {
-  it("reads a rollout by path exactly as the store loads it, and leaves a parent to the store", async () => {
-    const root = await stock();
+describe("the search index's Codex reads", () => {
+  it("read a rollout by path exactly as the store loads it, a parent with its subagent", async () => {
+    await stock();
     const source = codexSource();
-    const read = storeReader("codex", filesUnder(root), source.parse);
-    expect(read).toBeDefined();
-    const direct: string[] = [];
-    const byStore: string[] = [];
+    let read = 0;
     for await (const session of source.store.discover()) {
       const loaded = source.read(await source.store.load(session.id));
-      const native = await read?.(session);
-      if (native === undefined) byStore.push(session.id);
-      else {
-        direct.push(session.id);
-        expect(source.read(native), session.path).toEqual(loaded);
-      }
+      const native = await source.loadFile?.(session);
+      expect(native).toBeDefined();
+      expect(source.read(native), session.path).toEqual(loaded);
+      read += 1;
     }
-    expect(byStore).toEqual([parentId]);
-    expect(direct).toContain(childId);
-    // The parent's load has the subagent the direct read would have missed.
-    expect(source.read(await source.store.load(parentId)).subagents?.length).toBe(1);
+    expect(read).toBeGreaterThan(2);
+    // The parent's load by path has its subagent.
+    const parent = await (async () => {
+      for await (const session of source.store.discover())
+        if (session.id === parentId) return session;
+      throw new Error("no parent");
+    })();
+    expect(source.read(await source.loadFile?.(parent)).subagents?.length).toBe(1);
   });
 
-  it("leaves an id in two files, and every session beside a compressed rollout, to the store", async () => {
+  it("offer line by line only a rollout read alone: not a parent, not a compressed one", async () => {
     const root = await stock();
     const source = codexSource();
-    const sessions = [];
-    for await (const session of source.store.discover()) sessions.push(session);
-    const some = sessions.find((session) => session.id !== parentId && session.id !== childId);
-    if (some === undefined) throw new Error("no fixture session");
-    const copy = path.join(root, "archived_sessions", path.basename(some.path));
-    await fs.mkdir(path.dirname(copy), { recursive: true });
-    await fs.copyFile(some.path, copy);
-    const read = storeReader("codex", filesUnder(root), source.parse);
-    expect(await read?.(some)).toBeUndefined();
-    const other = sessions.find((session) => session !== some && session.id !== parentId);
-    expect(other).toBeDefined();
-    expect(await read?.(other as never)).toBeDefined();
-    await fs.rm(copy);
-    await fs.copyFile(
-      path.join(fixturesRoot, "codex", "exec-legacy.jsonl.zst"),
-      path.join(
-        path.dirname(some.path),
-        path.basename(some.path).replace(/\.jsonl$/, ".jsonl.zst"),
-      ),
+    const alone = new Map<string, unknown>();
+    for await (const session of source.store.discover())
+      alone.set(session.id, await source.readsAlone?.(session));
+    expect(alone.get(parentId)).toBeUndefined();
+    expect(alone.get(childId)).toEqual({});
+    const day = path.join(root, "sessions", "2026", "06", "19");
+    const zst = path.join(
+      day,
+      "rollout-2026-06-19T03-00-00-019eddaa-0000-7000-8000-0000000000a3.jsonl.zst",
     );
-    expect(storeReader("codex", filesUnder(root), source.parse)).toBeUndefined();
+    await fs.copyFile(path.join(fixturesRoot, "codex", "exec-legacy.jsonl.zst"), zst);
+    expect(
+      await source.readsAlone?.({
+        harness: "codex",
+        id: "019eddaa-0000-7000-8000-0000000000a3",
+        path: zst,
+        updatedAt: "2026-06-19T03:00:00.000Z",
+      }),
+    ).toBeUndefined();
   });
 });

@@ -100,6 +100,11 @@ export const codexLoss = {
     "unsupported",
     "Subagent conversations are dropped: Codex keeps each in a rollout of its own.",
   ),
+  subagentRolloutMissing: loss(
+    "codex.subagent-rollout-missing",
+    "unsupported",
+    "An agent a spawn_agent call's output names, whose rollout is not in the Codex home the session was read from (or a lone rollout, read alone), is left out.",
+  ),
   title: loss(
     "codex.title",
     "degraded",

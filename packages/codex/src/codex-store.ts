@@ -11,6 +11,7 @@ import {
   deleteSessionFile,
   ioError,
   isUuid,
+  type LoadContext,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -19,6 +20,7 @@ import {
   unsafeIdError,
 } from "@txcript/core";
 import { codexCodec } from "./codex-codec.js";
+import { parseRolloutFile, reportMissingRollouts, rolloutSessionId } from "./codex-load.js";
 import { defaultCodexHome, rolloutIdOf, rolloutRelativePath } from "./codex-paths.js";
 import {
   type CodexLinesRollout,
@@ -102,11 +104,39 @@ export class CodexStore implements Store<CodexRollout> {
 
   /** The rollout of session `id`, with the rollouts of the subagents it spawned (found by their parent id). */
   async load(id: string): Promise<CodexRollout> {
-    const file = await this.locate(id);
-    const rollout = codexCodec.parse(await readRolloutFile(file), { file });
+    return this.loadFile(await this.locate(id));
+  }
+
+  /**
+   * The rollout in `file` (a file of this store), with the rollouts of the
+   * subagents it spawned; each spawned agent whose rollout is not here is a
+   * named loss through `context.onWarning` (codex-load.ts).
+   */
+  async loadFile(file: string, context: Partial<LoadContext> = {}): Promise<CodexRollout> {
+    const rollout = await parseRolloutFile(file, context);
     if (rollout.kind !== "lines") return rollout;
-    const subagents = await this.#children(id.toLowerCase(), file, 0);
-    return subagents.length === 0 ? rollout : { ...rollout, subagents };
+    const id = rolloutIdOf(path.basename(file)) ?? rolloutSessionId(rollout);
+    const subagents = id === undefined ? [] : await this.#children(id, file, 0);
+    const loaded = subagents.length === 0 ? rollout : { ...rollout, subagents };
+    reportMissingRollouts(
+      loaded,
+      file,
+      context.onWarning === undefined ? undefined : { onWarning: context.onWarning },
+    );
+    return loaded;
+  }
+
+  /** Whether the rollout in `file` has a subagent rollout in this store (then it is not read alone). */
+  async hasChildren(file: string): Promise<boolean> {
+    const id = rolloutIdOf(path.basename(file));
+    if (id === undefined) return false;
+    const stamp = path.basename(file).slice("rollout-".length, "rollout-".length + 19);
+    for (const other of await this.#rolloutFiles()) {
+      if (other === file) continue;
+      if (path.basename(other).slice("rollout-".length, "rollout-".length + 19) < stamp) continue;
+      if (this.#parentOf(other) === id) return true;
+    }
+    return false;
   }
 
   /**

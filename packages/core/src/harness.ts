@@ -4,8 +4,9 @@
 // it. Each harness package exports one `HarnessDefinition`; the CLI, the
 // fuzz targets, the bench and the cross-harness laws build from one
 // `HarnessRegistry` of them, so a new harness is one package and one line.
-import type { Codec, ConversionOptions, HarnessId, Store } from "./codec.js";
+import type { Codec, ConversionOptions, Discovered, HarnessId, Store, Warning } from "./codec.js";
 import { TxcriptError } from "./errors.js";
+import { readTextFile } from "./files.js";
 import type { Transcript } from "./model.js";
 import type { StreamReader, StreamWriter } from "./stream.js";
 
@@ -81,6 +82,32 @@ export interface ProgramCheck {
   readonly run: (saved: SavedSession, context: ProgramCheckContext) => Promise<ProgramCheckResult>;
 }
 
+/**
+ * What loading a session by its file is given (HarnessDefinition.loadFile):
+ * the environment its store lives in, the store's entry when discovery found
+ * it, and how to read a file's text (the caller's input limit applies).
+ */
+export interface LoadContext {
+  environment: Environment;
+  /** The store's entry for the session, when the file was found by discovery. */
+  discovered?: Discovered;
+  /** The session file's text, when the caller already read it (taken, not kept). */
+  text?: string;
+  /** Reads a file's text whole; default: core's readTextFile. */
+  readText?: (file: string) => Promise<string>;
+  /**
+   * A named loss of the load itself (a subagent file the session names and
+   * that is not beside it), reported like a read leg's warning.
+   */
+  onWarning?: (warning: Warning) => void;
+}
+
+/** A file's text through the context's reader (the main file's own text when given). */
+export function loadText(file: string, context: LoadContext, harness?: string): Promise<string> {
+  if (context.readText !== undefined) return context.readText(file);
+  return readTextFile(file, harness === undefined ? {} : { harness });
+}
+
 export interface HarnessDefinition<Native = unknown> {
   readonly id: HarnessId;
   readonly displayName: string;
@@ -117,6 +144,25 @@ export interface HarnessDefinition<Native = unknown> {
    * with the same warnings, without holding the whole transcript.
    */
   readonly writeStream?: StreamWriter;
+  /**
+   * The one way a session is read from disk: the native body of the session
+   * whose file is `file`, with everything that belongs to it (Claude Code
+   * 2.x subagent files, Codex spawned-agent rollouts, Gemini CLI subagent
+   * recordings, OpenCode child sessions). A file that sits in the store's
+   * layout reads like the stored session (the store's `load(id)` is
+   * locate(id) and this); a lone file reads alone, and names as a loss
+   * (`onWarning`) each side file it refers to and cannot find. Absent: the
+   * codec's parse of the file's text, which is then everything.
+   */
+  readonly loadFile?: (file: string, context: LoadContext) => Promise<Native>;
+  /**
+   * When loading `file` reads nothing but that file, the read options that
+   * make `readStream` over its lines give what `loadFile` gives (a stored
+   * Gemini CLI recording's project root, say), so it may be read line by
+   * line instead; undefined when the load reads more (subagent files beside
+   * it, a database). Absent: `{}` exactly when there is no loadFile.
+   */
+  readonly readsAlone?: (file: string, context: LoadContext) => Promise<CodecOptions | undefined>;
   /** Environment variables the store or resume command reads, with what each means (for help texts). */
   readonly environment?: readonly (readonly [name: string, meaning: string])[];
   /** The harness's session store; `root` overrides the default location. */
@@ -139,6 +185,36 @@ export interface HarnessDefinition<Native = unknown> {
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds harnesses of any native body
 export type AnyHarness = HarnessDefinition<any>;
+
+/**
+ * A session read from its file through its harness's own load
+ * (`loadFile`), or, for a harness without one, the codec's parse of the
+ * file's text. Every reader of a stored session or a session file (the CLI's
+ * commands, search, the bench) goes through here.
+ */
+export async function loadSessionFile<Native>(
+  harness: HarnessDefinition<Native>,
+  file: string,
+  context: LoadContext,
+): Promise<Native> {
+  if (harness.loadFile !== undefined) return harness.loadFile(file, context);
+  const text = context.text ?? (await loadText(file, context, harness.id));
+  return harness.codec.parse(text, { file });
+}
+
+/**
+ * The read options under which `file` may be read line by line alone and give
+ * what its load gives; undefined when its load reads more than that file
+ * (see HarnessDefinition.readsAlone).
+ */
+export async function sessionReadsAlone(
+  harness: AnyHarness,
+  file: string,
+  context: LoadContext,
+): Promise<CodecOptions | undefined> {
+  if (harness.readsAlone !== undefined) return harness.readsAlone(file, context);
+  return harness.loadFile === undefined ? {} : undefined;
+}
 
 function normalizeName(name: string): string {
   return name.trim().toLowerCase().replaceAll("-", "_");

@@ -50,13 +50,21 @@ export type {
   Environment,
   HarnessDefinition,
   HarnessVariant,
+  LoadContext,
   OptionContext,
   ProgramCheck,
   ProgramCheckContext,
   ProgramCheckResult,
   SavedSession,
 } from "./harness.js";
-export { closest, editDistance, HarnessRegistry } from "./harness.js";
+export {
+  closest,
+  editDistance,
+  HarnessRegistry,
+  loadSessionFile,
+  loadText,
+  sessionReadsAlone,
+} from "./harness.js";
 export type { Json, JsonObject, ParseJsonOptions } from "./json.js";
 export {
   arrayAt,

@@ -7,6 +7,12 @@
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToGeminiCli, type GeminiCliWriteOptions } from "./common-to-gemini-cli.js";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
+import {
+  geminiReadsAlone,
+  geminiRootOf,
+  readRecording,
+  subagentRecordings,
+} from "./gemini-cli-load.js";
 import { geminiResumeCommand } from "./gemini-cli-paths.js";
 import { geminiCliProject } from "./gemini-cli-project.js";
 import type { GeminiCliSession } from "./gemini-cli-schema.js";
@@ -23,6 +29,21 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
   extension: ".jsonl",
   project: (transcript) => geminiCliProject(transcript),
   writeOptions: ({ now }) => (now === undefined ? {} : { now }),
+  // A recording in a store's layout reads like the stored session; elsewhere with its subagents beside it.
+  loadFile: async (file, context) => {
+    const root = geminiRootOf(file);
+    if (root !== undefined) return new GeminiCliStore({ root }).loadFile(file, context);
+    const session = await readRecording(file, context);
+    const subagents = await subagentRecordings(file, session, context);
+    return subagents.length === 0 ? session : { ...session, subagents };
+  },
+  readsAlone: (file, context) =>
+    geminiReadsAlone(file, async () => {
+      const root = geminiRootOf(file);
+      return root === undefined
+        ? undefined
+        : new GeminiCliStore({ root }).projectRootOf(file, context);
+    }),
   readStream: geminiCliReadStream,
   writeStream: geminiCliWriteStream,
   *serializeChunks(transcript, options) {

@@ -12,7 +12,7 @@ import {
   deleteSessionFile,
   type Environment,
   ioError,
-  readTextFile,
+  type LoadContext,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -22,6 +22,7 @@ import {
   unsafeIdError,
 } from "@txcript/core";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
+import { readRecording, subagentRecordings } from "./gemini-cli-load.js";
 import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
 import { hasResumableContent, type Peek, peekRecording } from "./gemini-cli-peek.js";
 import { projectRootOf, readProjects, registerGeminiProject } from "./gemini-cli-projects.js";
@@ -98,17 +99,34 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
   }
 
   async load(id: string): Promise<GeminiCliSession> {
-    const found = await this.#locate(id);
-    const session = await this.#read(found.file);
-    const projects = await readProjects(this.root).catch(() => new Map<string, string>());
-    const projectRoot =
-      (await projectRootOf(this.root, found.directory, projects)) ?? found.peek.directory;
-    const subagents = await this.#subagents(path.dirname(found.file), id, new Set([id]));
+    return this.loadFile((await this.#locate(id)).file);
+  }
+
+  /**
+   * The recording in `file` (`tmp/<project>/chats/…` of this store), with its
+   * subagent recordings (`chats/<id>/`) and its project root: the one load
+   * of a stored recording (gemini-cli-load.ts).
+   */
+  async loadFile(file: string, context: Partial<LoadContext> = {}): Promise<GeminiCliSession> {
+    const session = await readRecording(file, context);
+    const projectRoot = await this.projectRootOf(file, context);
+    const subagents = await subagentRecordings(file, session, context);
     return {
       ...session,
       ...(subagents.length === 0 ? {} : { subagents }),
       ...(projectRoot === undefined ? {} : { projectRoot }),
     };
+  }
+
+  /** The project directory of a recording of this store: its project's registered root, else its own. */
+  async projectRootOf(file: string, context: Partial<LoadContext> = {}): Promise<string | undefined> {
+    const directory = path.basename(path.dirname(path.dirname(file)));
+    const projects = await readProjects(this.root).catch(() => new Map<string, string>());
+    const registered = await projectRootOf(this.root, directory, projects);
+    if (registered !== undefined) return registered;
+    if (context.discovered?.cwd !== undefined) return context.discovered.cwd;
+    const stat = await fs.stat(file).catch(() => undefined);
+    return stat === undefined ? undefined : (await peekRecording(file, stat.size)).directory;
   }
 
   /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
@@ -210,40 +228,6 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
       );
       await this.#saveSubagents(chats, id, session.subagents ?? [], overwrite);
     }
-  }
-
-  async #read(file: string): Promise<GeminiCliSession> {
-    const text = await readTextFile(file, { harness });
-    return geminiCliCodec.parse(text, { file });
-  }
-
-  /** Subagent recordings in `chats/<parentId>/`, each with its own subagents (cycles cut). */
-  async #subagents(
-    chats: string,
-    parentId: string,
-    seen: Set<string>,
-  ): Promise<GeminiCliSubagentFile[]> {
-    if (!isGeminiSessionId(parentId)) return [];
-    const names = await fs.readdir(path.join(chats, parentId)).catch(() => [] as string[]);
-    const out: GeminiCliSubagentFile[] = [];
-    for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
-      let session: GeminiCliSession;
-      try {
-        session = await this.#read(path.join(chats, parentId, name));
-      } catch {
-        continue;
-      }
-      const recorded = replay(session).metadata.sessionId;
-      const id =
-        typeof recorded === "string" && recorded !== ""
-          ? recorded
-          : name.slice(0, -".jsonl".length);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const nested = await this.#subagents(chats, id, seen);
-      out.push({ id, session: nested.length === 0 ? session : { ...session, subagents: nested } });
-    }
-    return out;
   }
 
   async #locate(id: string): Promise<Found> {

@@ -5,6 +5,7 @@
 import type { HarnessDefinition } from "@txcript/core";
 import { opencodeCodec } from "./opencode-codec.js";
 import { opencodeImport } from "./opencode-import.js";
+import { loadOpencodeFile } from "./opencode-load.js";
 import { opencodeResumeCommand } from "./opencode-paths.js";
 import { opencodeProject } from "./opencode-project.js";
 import type { OpencodeSession } from "./opencode-schema.js";
@@ -25,6 +26,13 @@ export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
     ],
     ["OPENCODE_DB", "the OpenCode database file (absolute, or relative to the data directory)"],
   ],
+  // A stored session (database or storage tree) loads through its store; a storage-tree file
+  // with its messages, parts and children; an export file is parsed.
+  loadFile: (file, context) =>
+    loadOpencodeFile(file, context, (id) =>
+      new OpencodeStore({ env: context.environment }).load(id),
+    ),
+  readsAlone: async () => undefined,
   store: (environment, root) =>
     new OpencodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => opencodeResumeCommand(id),

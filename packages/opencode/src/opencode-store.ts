@@ -16,6 +16,7 @@ import {
   TxcriptError,
   writeFileAtomic,
 } from "@txcript/core";
+import { loadStoredTree } from "./opencode-load.js";
 import {
   opencodeDatabasePath,
   opencodeDataDir,
@@ -35,7 +36,7 @@ import {
   openReadOnly,
   type ReadOnlyDatabase,
 } from "./opencode-sqlite.js";
-import { listStoredSessions, loadStoredSession, storedMessageCount } from "./opencode-storage.js";
+import { listStoredSessions, storedMessageCount } from "./opencode-storage.js";
 
 export interface OpencodeStoreOptions {
   env?: Environment;
@@ -151,9 +152,8 @@ export class OpencodeStore implements Store<OpencodeSession> {
       this.#fromDatabase(database, id, 0),
     );
     if (fromDatabase !== undefined) return fromDatabase;
-    const stored = (await listStoredSessions(this.storage)).find((session) => session.id === id);
-    if (stored !== undefined)
-      return { document: await loadStoredSession(this.storage, stored), finalNewline: true };
+    const stored = await loadStoredTree(this.storage, id);
+    if (stored !== undefined) return stored;
     // A session saved (staged) but not imported yet.
     const staged = safeSessionId.test(id) ? path.join(this.staging, `${id}.json`) : undefined;
     if (staged !== undefined && existsSync(staged))

@@ -4,7 +4,7 @@
 // a whole transcript, and `pi --session <id>` (run in the session's cwd,
 // which must exist: continue writes the target directory), and pi's own
 // offline check of a saved session (pi-verify.ts).
-import type { HarnessDefinition } from "@txcript/core";
+import { type HarnessDefinition, loadText } from "@txcript/core";
 import { commonToPiLines } from "./common-to-pi.js";
 import { piCodec } from "./pi-codec.js";
 import { piResumeCommand } from "./pi-paths.js";
@@ -22,6 +22,10 @@ export const piHarness: HarnessDefinition<PiSession> = {
   codec: piCodec,
   extension: ".jsonl",
   project: (transcript) => piProject(transcript),
+  // A pi session is its one file (branches are entries of its tree): loaded alone, by path or id.
+  loadFile: async (file, context) =>
+    piCodec.parse(context.text ?? (await loadText(file, context, "pi")), { file }),
+  readsAlone: async () => ({}),
   readStream: piReadStream,
   writeStream: piWriteStream,
   *serializeChunks(transcript, options) {

@@ -178,6 +178,7 @@ export class PiStore implements Store<PiSession> {
     }
   }
 
+  /** locate(id) and the one load of a pi file: its parse (pi-harness.ts loadFile). */
   async load(id: string): Promise<PiSession> {
     const file = await this.locate(id);
     return piCodec.parse(await readTextFile(file, { harness }), { file });

@@ -1,8 +1,6 @@
 // @txcript/search: full-text search over coding-agent sessions — an SQLite
 // FTS5 index of every store's messages, tool inputs and outputs, refreshed
 // incrementally by each session's fingerprint.
-export type { ParseFile, StoreReader, StreamOptions } from "./direct-load.js";
-export { directHarnesses, loadDirect, readsAlone, storeReader } from "./direct-load.js";
 export type { Difference, Snapshot } from "./freshness.js";
 export { compareSnapshot, takeSnapshot } from "./freshness.js";
 export type { ParsedQuery } from "./query.js";
@@ -14,6 +12,7 @@ export type {
   RefreshStats,
   SearchFilters,
   SearchHit,
+  StreamOptions,
 } from "./search-index.js";
 export {
   defaultIndexFile,

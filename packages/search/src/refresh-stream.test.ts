@@ -7,7 +7,7 @@
 // or whose store does not load it alone, is read whole.
 //
 // The test harness is named "pi" (a store that loads a session from its one
-// file, direct-load.ts) and writes one transcript part per line, so the
+// file, its harness's readsAlone) and writes one transcript part per line, so the
 // whole read and the line-by-line read of a file are plainly the same parts.
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,7 +62,7 @@ interface Counts {
 }
 
 /**
- * A "pi" source over `sessions`: read whole through parse and read, or line by line through
+ * A "pi" source over `sessions`: read whole through loadFile and read, or line by line through
  * readStream (which may throw at a line whose text contains `failAt`).
  */
 function partsSource(counts: Counts, options: { failAt?: string } = {}): IndexSource {
@@ -102,10 +102,12 @@ function partsSource(counts: Counts, options: { failAt?: string } = {}): IndexSo
   return {
     harness: "pi",
     store,
-    parse: (text) => {
+    loadFile: async (session) => {
       counts.wholeReads += 1;
-      return text;
+      return fs.readFile(session.path, "utf8");
     },
+    // As pi's harness says: a session is its one file, read alone.
+    readsAlone: async () => ({}),
     read: (native) =>
       collectTranscript(partsOf((native as string).split("\n").filter((line) => line !== ""))),
     readStream: (lines: LineSource) => {
@@ -325,15 +327,19 @@ describe("a session read whole", () => {
     expect([none.streamed, none.failed]).toEqual([0, []]);
   });
 
-  it("is one whose store does not load it from its file alone (another harness)", async () => {
+  it("is one whose harness does not load it from its file alone (readsAlone says so)", async () => {
     await writeParts(longSession("other", 10));
     const counts = fresh();
     const source = partsSource(counts);
-    const other: IndexSource = {
-      ...source,
-      harness: "amp",
-      store: { ...source.store, harness: "amp" },
-    };
+    const other: IndexSource = { ...source, readsAlone: async () => undefined };
+    const stats = await indexWith(path.join(root, "index.sqlite"), other, 0);
+    expect([stats.streamed, counts.streamReads, stats.failed]).toEqual([0, 0, []]);
+  });
+
+  it("is one of a source that says nothing of reading alone", async () => {
+    await writeParts(longSession("other", 10));
+    const counts = fresh();
+    const { readsAlone: _, ...other } = partsSource(counts);
     const stats = await indexWith(path.join(root, "index.sqlite"), other, 0);
     expect([stats.streamed, counts.streamReads, stats.failed]).toEqual([0, 0, []]);
   });

@@ -21,13 +21,6 @@
 import { promises as fs } from "node:fs";
 import { type Discovered, type Meta, readFileLines, TxcriptError } from "@txcript/core";
 import {
-  loadDirect,
-  readsAlone,
-  type StoreReader,
-  type StreamOptions,
-  storeReader,
-} from "./direct-load.js";
-import {
   compareSnapshot,
   decodeSnapshot,
   encodeSnapshot,
@@ -50,6 +43,7 @@ import {
   type RefreshOptions,
   type RefreshProgress,
   type RefreshStats,
+  type StreamOptions,
   writerTarget,
 } from "./search-index.js";
 import { type IndexedMessage, PartTexts, sessionTexts } from "./session-text.js";
@@ -65,8 +59,6 @@ interface Found {
   tracks: boolean;
   /** Its file's size when it is alone in it (what reading it ahead holds), else 0. */
   bytes: number;
-  /** Reads it by path knowing its store's other files (direct-load.ts, storeReader). */
-  direct?: StoreReader;
 }
 
 interface Row {
@@ -98,9 +90,6 @@ const aheadBytes = 8_000_000;
  * Settable for tests, which also read how many threads were started.
  */
 export const writerThread = { minSessions: 32, minBytes: 16_000_000, started: 0 };
-
-/** Sessions of one store to read before a store reader (storeReader) is prepared for them. */
-const storeReaderSessions = 8;
 
 /**
  * A session file at least RefreshOptions.streamMinBytes long, of a harness that reads line by
@@ -253,17 +242,8 @@ export async function refreshIndex(
         if (changed !== undefined) {
           for (const row of own) present.add(row.key);
           sessionCount += own.length;
-          // A long file may be read line by line: a store reader says whether it is read alone.
-          const direct =
-            next !== undefined && changed.some((entry) => mayStream(source, entry.bytes))
-              ? storeReader(
-                  source.harness,
-                  next.files.map((entry) => entry[0]),
-                  source.parse,
-                )
-              : undefined;
           for (const entry of changed) {
-            stale.push(direct === undefined ? entry : { ...entry, direct });
+            stale.push(entry);
             expected.set(keyOf(source.harness, entry.session.id), entry.fingerprint);
           }
           plans.push({ source, expected, snapshot: next });
@@ -282,21 +262,7 @@ export async function refreshIndex(
         expected.set(key, entry.fingerprint);
         if (known.get(key) !== entry.fingerprint) staleHere.push(entry);
       }
-      // Many sessions to read: a reader knowing every file the snapshot found, when the store has
-      // one (Codex), is worth preparing once (one first line read per rollout); so is one for a
-      // long file, which it may find read alone (line by line then).
-      const direct =
-        next !== undefined &&
-        (staleHere.length >= storeReaderSessions ||
-          staleHere.some((entry) => mayStream(source, entry.bytes)))
-          ? storeReader(
-              source.harness,
-              next.files.map((entry) => entry[0]),
-              source.parse,
-            )
-          : undefined;
-      for (const entry of staleHere)
-        stale.push(direct === undefined ? entry : { ...entry, direct });
+      stale.push(...staleHere);
       plans.push({ source, expected, ...(next === undefined ? {} : { snapshot: next }) });
       wake();
     }
@@ -399,7 +365,7 @@ export async function refreshIndex(
     const key = keyOf(source.harness, session.id);
     try {
       if (mayStream(source, entry.bytes)) {
-        const stream = await readsAlone(source.harness, session, entry.direct);
+        const stream = await source.readsAlone?.(session);
         if (stream !== undefined) return { stream };
       }
       if (options.maxWholeBytes !== undefined && entry.bytes > options.maxWholeBytes)
@@ -408,10 +374,12 @@ export async function refreshIndex(
           `file is ${entry.bytes} bytes, past the limit of ${options.maxWholeBytes} for a session read whole`,
           { harness: source.harness, location: { file: session.path } },
         );
+      // The harness's own load of the file discovery found (its side files with it), not
+      // store.load(id), which would look the id up again.
       const native =
-        (await entry.direct?.(session)) ??
-        (await loadDirect(source.harness, session, source.parse)) ??
-        (await source.store.load(session.id));
+        source.loadFile === undefined
+          ? await source.store.load(session.id)
+          : await source.loadFile(session);
       const transcript = source.read(native);
       const texts = sessionTexts(transcript);
       return {

@@ -10,9 +10,8 @@
 import { existsSync, promises as fs } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { LineSource, Store, StreamPart, Transcript } from "@txcript/core";
+import type { Discovered, LineSource, Store, StreamPart, Transcript } from "@txcript/core";
 import { TxcriptError } from "@txcript/core";
-import type { ParseFile } from "./direct-load.js";
 import {
   compareStored,
   decodeSnapshot,
@@ -34,17 +33,26 @@ export interface IndexSource {
   store: Store<unknown>;
   read(native: unknown): Transcript;
   /**
-   * The harness codec's parse of one file's text: with it, sessions of the
-   * stores direct-load.ts knows are read by the path discovery found
-   * instead of through `store.load(id)`, which looks the id up again.
+   * The harness's load of a discovered session by the path discovery found
+   * (HarnessDefinition.loadFile: its side files with it), instead of
+   * `store.load(id)`, which looks the id up again. Absent: the store's load.
    */
-  parse?: ParseFile;
+  loadFile?: (session: Discovered) => Promise<unknown>;
+  /**
+   * When the session's file reads alone, the read options under which its lines give what
+   * `loadFile` gives (HarnessDefinition.readsAlone); undefined when its load reads more.
+   * Absent: never read line by line.
+   */
+  readsAlone?: (session: Discovered) => Promise<StreamOptions | undefined>;
   /**
    * The harness's readStream (with its read options, and `options` over them): with it, a long
    * session file its store loads alone is read line by line (RefreshOptions.streamMinBytes).
    */
   readStream?: (lines: LineSource, options: Record<string, unknown>) => Iterable<StreamPart>;
 }
+
+/** Read options for a harness's readStream over one file. */
+export type StreamOptions = Record<string, unknown>;
 
 /** Session files this long or longer are read line by line where they can be: 64 MiB, as `convert` streams. */
 export const defaultStreamMinBytes = 64 * 2 ** 20;

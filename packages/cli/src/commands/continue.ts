@@ -54,7 +54,7 @@ async function readForCopy(
   range: ReturnType<typeof splitRange>["range"],
   target: Harness,
 ) {
-  const read = readTranscript(input);
+  const read = await readTranscript(input);
   // Secrets go before anything is written: the session, and the archive of what is left out.
   const { transcript } = await redactIfAsked(io, values, read.transcript, settings);
   const ranged = sliceForCopy(transcript, range);

@@ -136,10 +136,11 @@ async function readSessionFile(
   relative: string,
   forced: Harness | undefined,
   limit: number,
+  environment: Io["env"],
 ): Promise<ConversionSource> {
   const { text, mtime } = await readLimitedFile(file, relative, limit);
   const harness = forced ?? detectHarness(text, relative);
-  return { text, harness, file: relative, startTime: mtime };
+  return { text, harness, file: relative, startTime: mtime, path: file, environment, limit };
 }
 
 async function convertDirectory(
@@ -189,7 +190,7 @@ async function convertDirectory(
             values: options.values,
             settings,
           })
-        : await convertSource(await readSessionFile(file, relative, forced, limit), to, {
+        : await convertSource(await readSessionFile(file, relative, forced, limit, io.env), to, {
             dialect: options.dialect,
             lineByLine: true,
             transform: (transcript) =>

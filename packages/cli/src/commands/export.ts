@@ -15,7 +15,7 @@ export async function exportCommand(io: Io, { values, positionals }: Parsed): Pr
   const { ref, range } = splitRange(positionals[0] as string);
   const input = await readInput(ref, io, stringOption(values, "from"));
   const settings = reportSettings(values);
-  const read = readTranscript(input);
+  const read = await readTranscript(input);
   const { warnings } = read;
   const { transcript } = await redactIfAsked(io, values, read.transcript, settings);
   const copy = sliceForCopy(transcript, range);

@@ -76,7 +76,7 @@ async function show(
   const { transcript } = await redactIfAsked(
     io,
     values,
-    readTranscript(input).transcript,
+    (await readTranscript(input)).transcript,
     settings,
   );
   const bounds = range === undefined ? undefined : resolveRange(range, transcript);

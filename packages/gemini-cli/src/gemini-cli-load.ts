@@ -1,0 +1,98 @@
+// The one load of a Gemini CLI recording by its file: the store's `load(id)`
+// is locate(id) and GeminiCliStore.loadFile, and the harness's `loadFile` is
+// this for any path. Subagent recordings lie in `chats/<session id>/` beside
+// the recording, so they come with it wherever it is; a recording in a
+// store's layout (`<root>/tmp/<project>/chats/session-….json(l)`) also gets
+// its project root from that store.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { type LoadContext, loadText, readHead } from "@txcript/core";
+import { geminiCliCodec } from "./gemini-cli-codec.js";
+import { isGeminiSessionId } from "./gemini-cli-paths.js";
+import { replay } from "./gemini-cli-records.js";
+import { type GeminiCliSession, type GeminiCliSubagentFile, harness } from "./gemini-cli-schema.js";
+
+/** The `.gemini` root a recording sits in (`<root>/tmp/<project>/chats/<file>`); undefined for a lone file. */
+export function geminiRootOf(file: string): string | undefined {
+  const chats = path.dirname(path.resolve(file));
+  const project = path.dirname(chats);
+  const tmp = path.dirname(project);
+  if (path.basename(chats) !== "chats" || path.basename(tmp) !== "tmp") return undefined;
+  return path.dirname(tmp);
+}
+
+/** One recording's text (the context's, when given) through the codec's parse. */
+export async function readRecording(
+  file: string,
+  context: Partial<LoadContext> = {},
+): Promise<GeminiCliSession> {
+  const text = context.text ?? (await loadText(file, { environment: {}, ...context }, harness));
+  return geminiCliCodec.parse(text, { file });
+}
+
+/** The directory of a recording's subagent recordings: `chats/<session id>/` beside it. */
+export function subagentDirectoryOf(file: string, session: GeminiCliSession): string | undefined {
+  const id = replay(session).metadata.sessionId;
+  return typeof id === "string" && isGeminiSessionId(id)
+    ? path.join(path.dirname(file), id)
+    : undefined;
+}
+
+/** The subagent recordings of the recording in `file`, each with its own (cycles cut). */
+export async function subagentRecordings(
+  file: string,
+  session: GeminiCliSession,
+  context: Partial<LoadContext> = {},
+): Promise<GeminiCliSubagentFile[]> {
+  const id = replay(session).metadata.sessionId;
+  if (typeof id !== "string") return [];
+  return subagentsIn(path.dirname(file), id, new Set([id]), context);
+}
+
+async function subagentsIn(
+  chats: string,
+  parentId: string,
+  seen: Set<string>,
+  context: Partial<LoadContext>,
+): Promise<GeminiCliSubagentFile[]> {
+  if (!isGeminiSessionId(parentId)) return [];
+  const names = await fs.readdir(path.join(chats, parentId)).catch(() => [] as string[]);
+  const out: GeminiCliSubagentFile[] = [];
+  for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
+    let session: GeminiCliSession;
+    try {
+      const { text: _, ...rest } = context;
+      session = await readRecording(path.join(chats, parentId, name), rest);
+    } catch {
+      continue;
+    }
+    const recorded = replay(session).metadata.sessionId;
+    const id =
+      typeof recorded === "string" && recorded !== "" ? recorded : name.slice(0, -".jsonl".length);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const nested = await subagentsIn(chats, id, seen, context);
+    out.push({ id, session: nested.length === 0 ? session : { ...session, subagents: nested } });
+  }
+  return out;
+}
+
+/**
+ * The read options under which the recording in `file` reads alone line by
+ * line as its load reads it (its project root as the cwd, in a store's
+ * layout); undefined when it has subagent recordings beside it.
+ */
+export async function geminiReadsAlone(
+  file: string,
+  projectRoot: () => Promise<string | undefined>,
+): Promise<Record<string, unknown> | undefined> {
+  const head = await readHead(file, 65_536).catch(() => undefined);
+  const id = head === undefined ? undefined : /"sessionId"\s*:\s*"([^"]+)"/.exec(head)?.[1];
+  if (id !== undefined && isGeminiSessionId(id)) {
+    const directory = path.join(path.dirname(file), id);
+    if ((await fs.lstat(directory).catch(() => undefined)) !== undefined) return undefined;
+  }
+  if (geminiRootOf(file) === undefined) return {};
+  const cwd = await projectRoot();
+  return cwd === undefined ? {} : { cwd };
+}
