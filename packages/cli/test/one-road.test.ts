@@ -111,6 +111,8 @@ interface Case {
   place: (storeRoot: string) => Promise<{ file: string; id: string }>;
   /** The subagent tool calls of the placed session, by the independent counter. */
   count?: (placed: string) => Set<string>;
+  /** How many that counter must find (so the law cannot pass on none). */
+  calls?: number;
 }
 
 const claude = "claude_code";
@@ -245,14 +247,19 @@ function generatedClaude(seed: number, calls: number[]): Case {
       }),
     );
   });
+  // A last turn of its own, so a budget can keep it and cut the tasks before it.
+  last = push(main, user(last, "Now sum it up."));
   push(main, assistant(last, [{ type: "text", text: "All parts done." }]));
   const mainText = `${main.map((row) => JSON.stringify(row)).join("\n")}\n`;
-  return claudeCase(
-    `generated claude_code 2.x session ${seed} (${calls.join("+")} subagent calls)`,
-    () => mainText,
-    Object.fromEntries(Object.entries(files).map(([id, text]) => [id, () => text])),
-    sessionId,
-  );
+  return {
+    ...claudeCase(
+      `generated claude_code 2.x session ${seed} (${calls.join("+")} subagent calls)`,
+      () => mainText,
+      Object.fromEntries(Object.entries(files).map(([id, text]) => [id, () => text])),
+      sessionId,
+    ),
+    calls: calls.reduce((sum, count) => sum + count, 0),
+  };
 }
 
 /**
@@ -262,7 +269,8 @@ function generatedClaude(seed: number, calls: number[]): Case {
  */
 function codexSubagentCalls(rolloutFile: string): Set<string> {
   const ids = new Set<string>();
-  const home = path.dirname(path.dirname(path.dirname(path.dirname(rolloutFile))));
+  // <home>/sessions/YYYY/MM/DD/<rollout>
+  const home = path.resolve(path.dirname(rolloutFile), "..", "..", "..", "..");
   const sessionId = (rows: Row[]) => {
     const payload = rows[0]?.payload as Row | undefined;
     return String(payload?.id ?? rows[0]?.id ?? "").toLowerCase();
@@ -400,6 +408,10 @@ function geminiCase(label: string, source: string): Case {
   };
 }
 
+function withCalls(calls: number, item: Case): Case {
+  return { ...item, calls };
+}
+
 function filesIn(directory: string, pattern: RegExp): string[] {
   if (!existsSync(directory)) return [];
   return readdirSync(directory)
@@ -426,16 +438,19 @@ const cases: Case[] = [
   ...filesIn(path.join(fixturesRoot, "claude-code"), /\.jsonl$/).map((file) =>
     claudeCase(`fixture claude-code/${path.basename(file)}`, file),
   ),
-  claudeCase(
-    "fixture claude-code/store (2.x with a subagent file)",
-    path.join(claudeStore, `${storeId}.jsonl`),
-    Object.fromEntries(
-      filesIn(path.join(claudeStore, storeId, "subagents"), /^agent-.*\.jsonl$/).map((file) => [
-        path.basename(file, ".jsonl").slice("agent-".length),
-        file,
-      ]),
+  withCalls(
+    1,
+    claudeCase(
+      "fixture claude-code/store (2.x with a subagent file)",
+      path.join(claudeStore, `${storeId}.jsonl`),
+      Object.fromEntries(
+        filesIn(path.join(claudeStore, storeId, "subagents"), /^agent-.*\.jsonl$/).map((file) => [
+          path.basename(file, ".jsonl").slice("agent-".length),
+          file,
+        ]),
+      ),
+      storeId,
     ),
-    storeId,
   ),
   ...(hasReal
     ? [
@@ -458,23 +473,29 @@ const cases: Case[] = [
           codexCase(`real codex/${path.basename(file).slice(0, 40)}…`, () => readText(file)),
         ),
         // The real main thread's two spawn_agent calls, each answered by a real subagent rollout.
-        codexCase(
-          "real codex spawn_agent thread with its two agents' rollouts (spliced)",
-          () => readText(realCodexMain),
-          [
-            codexChild(realCodexChild, realCodexMainId, "019eddaa-3bb4-7da3-8f6f-2bb5e10f4e42"),
-            codexChild(realCodexChild, realCodexMainId, "019eddaa-3c59-71a0-994c-3fe7d496a131"),
-          ],
+        withCalls(
+          2,
+          codexCase(
+            "real codex spawn_agent thread with its two agents' rollouts (spliced)",
+            () => readText(realCodexMain),
+            [
+              codexChild(realCodexChild, realCodexMainId, "019eddaa-3bb4-7da3-8f6f-2bb5e10f4e42"),
+              codexChild(realCodexChild, realCodexMainId, "019eddaa-3c59-71a0-994c-3fe7d496a131"),
+            ],
+          ),
         ),
       ]
     : []),
-  geminiStoreCase(
-    "fixture gemini-cli/store (a recording with a subagent recording)",
-    "aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b",
-    "tmp/shop/chats/session-2026-05-11T09-00-aa11bb22.jsonl",
+  withCalls(
+    1,
+    geminiStoreCase(
+      "fixture gemini-cli/store (a recording with a subagent recording)",
+      "aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b",
+      "tmp/shop/chats/session-2026-05-11T09-00-aa11bb22.jsonl",
+    ),
   ),
-  ...filesIn(path.join(fixturesRoot, "gemini-cli"), /\.jsonl?$/).map((file) =>
-    geminiCase(`fixture gemini-cli/${path.basename(file)}`, file),
+  ...filesIn(path.join(fixturesRoot, "gemini-cli"), /^(?!.*\.common\.json$).*\.jsonl?$/).map(
+    (file) => geminiCase(`fixture gemini-cli/${path.basename(file)}`, file),
   ),
   ...(hasReal
     ? filesIn(path.join(realRoot, "gemini"), /\.jsonl?$/).map((file) =>
@@ -533,7 +554,9 @@ describe("one road: txcript export reads a session as its harness loads it", () 
       expect(byId).toBe(byPath);
       if (item.count !== undefined) {
         const native = item.count(placed.file);
+        if (item.calls !== undefined) expect(native.size).toBe(item.calls);
         expect(missingCalls(native, parse(byPath))).toEqual([]);
+        expect(missingCalls(native, parse(byId))).toEqual([]);
         expect(commonSubagentCalls(parse(byPath)).size).toBeGreaterThanOrEqual(native.size);
       }
     });
@@ -568,4 +591,132 @@ describe("one road: txcript export reads a session as its harness loads it", () 
     const stored = (JSON.parse(inStore.stdout) as { losses: { code: string }[] }).losses;
     expect(stored.map((loss) => loss.code)).not.toContain("claude_code.subagent-file-missing");
   });
+
+  it("continue carries subagents: written where the target holds them, and in the archive", async () => {
+    const item = generatedClaude(5, [4, 3]);
+    const placed = await item.place(home.home);
+    const native = claudeSubagentCalls(placed.file);
+    expect(native.size).toBe(7);
+    // Into Claude Code (another store): the subagent files are written beside the session.
+    const store = path.join(home.root, "other-store");
+    const into = await txcript(home, [
+      "continue",
+      placed.id,
+      "--from",
+      claude,
+      "--with",
+      claude,
+      "--store",
+      store,
+      "--no-resume",
+      "--json",
+    ]);
+    expect(into.code, into.stderr).toBe(0);
+    const written = (JSON.parse(into.stdout) as { outputs: { path: string }[] }).outputs[0]
+      ?.path as string;
+    expect(claudeSubagentCalls(written)).toEqual(native);
+    // Fitted into a small budget (into pi, which holds no subagents): the archive has them all.
+    const fitted = await txcript(home, [
+      "continue",
+      placed.id,
+      "--from",
+      claude,
+      "--with",
+      "pi",
+      "--budget",
+      "150",
+      "--no-resume",
+      "--json",
+    ]);
+    expect(fitted.code, fitted.stderr).toBe(0);
+    const archive = (
+      JSON.parse(fitted.stdout) as { outputs: { harness: string; path: string }[] }
+    ).outputs.find((output) => output.harness === "common")?.path as string;
+    expect(archive).toBeDefined();
+    const archived = parse(await fs.readFile(path.join(archive, "transcript.common.json"), "utf8"));
+    expect(missingCalls(native, archived)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// OpenCode sessions with no single file: the pre-1.2 storage tree.
+
+type Entry = { info: Row; parts: Row[] };
+
+/** An export document written out as a pre-1.2 storage tree (docs/formats/opencode.md). */
+async function writeStorage(storage: string, document: { info: Row; messages: Entry[] }) {
+  const info = document.info;
+  const id = String(info.id);
+  const project = path.join(storage, "session", String(info.projectID ?? "global"));
+  await fs.mkdir(project, { recursive: true });
+  await fs.writeFile(path.join(project, `${id}.json`), JSON.stringify(info));
+  for (const message of document.messages) {
+    const messageId = String(message.info.id);
+    await fs.mkdir(path.join(storage, "message", id), { recursive: true });
+    await fs.writeFile(
+      path.join(storage, "message", id, `${messageId}.json`),
+      JSON.stringify(message.info),
+    );
+    for (const part of message.parts) {
+      await fs.mkdir(path.join(storage, "part", messageId), { recursive: true });
+      await fs.writeFile(
+        path.join(storage, "part", messageId, `${String(part.id)}.json`),
+        JSON.stringify(part),
+      );
+    }
+  }
+}
+
+/** The same document under other ids (a child session of `parent`). */
+function renamed(document: { info: Row; messages: Entry[] }, suffix: string, parent: string) {
+  const text = JSON.stringify(document).replace(
+    /\b(ses|msg|prt)_([0-9A-Za-z]+)/g,
+    `$1_$2${suffix}`,
+  );
+  const copy = JSON.parse(text) as { info: Row; messages: Entry[] };
+  copy.info.parentID = parent;
+  return copy;
+}
+
+describe("one road: OpenCode sessions kept in the pre-1.2 storage tree", () => {
+  const storageOf = () => path.join(home.dataHome, "opencode", "storage");
+
+  async function expectOpens(id: string) {
+    const harness = harnessOf("opencode");
+    const store = harness.store?.(home.env);
+    const loaded = await store?.load(id);
+    const expected = commonCodec.serialize(commonCodec.fromCommon(harness.codec.toCommon(loaded)));
+    const list = await txcript(home, ["list", "--json"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(id);
+    const byId = await exported([id]);
+    expect(byId.trimEnd()).toBe(expected.trimEnd());
+    expect(parse(byId).messages.length).toBeGreaterThan(0);
+    const view = await txcript(home, ["view", id]);
+    expect(view.code, view.stderr).toBe(0);
+    const continued = await txcript(home, ["continue", id, "--with", claude, "--no-resume"]);
+    expect(continued.code, continued.stderr).toBe(0);
+    return parse(byId);
+  }
+
+  it("a generated session with a child session: list, export (with the child), view, continue", async () => {
+    const document = JSON.parse(
+      readText(path.join(fixturesRoot, "opencode", "tool-calls.json")),
+    ) as { info: Row; messages: Entry[] };
+    const parent = String(document.info.id);
+    await writeStorage(storageOf(), document);
+    await writeStorage(storageOf(), renamed(document, "Kid", parent));
+    const exportedDocument = await expectOpens(parent);
+    expect(exportedDocument.subagents?.length).toBe(1);
+  });
+
+  it.skipIf(!hasReal)(
+    "the real pre-1.2 storage session: list, export, view, continue",
+    async () => {
+      await fs.cp(path.join(realRoot, "opencode", "storage-pre-1.2-local-opencode"), storageOf(), {
+        recursive: true,
+      });
+      await expectOpens("ses_6d9b4aaecffet33kjFOiHfRk8H");
+    },
+  );
 });
