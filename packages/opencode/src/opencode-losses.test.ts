@@ -320,6 +320,25 @@ describe("a small export: every dropped field named", () => {
     );
   });
 
+  it("a child session read as a subagent: its parentID is where it stands, not a loss", () => {
+    const child = structuredClone(small) as unknown as { info: JsonObject };
+    child.info = { ...child.info, id: "ses_0123456789abABCDEFGHIJKLMO", parentID: small.info.id };
+    const childText = `${JSON.stringify(child, null, 2)}\n`;
+    const parentID = (warnings: readonly Warning[]) =>
+      countOf(warnings, "opencode.session-metadata", "the session's parentID was not carried");
+    // Read on its own, the link has no slot.
+    expect(parentID(read(childText))).toBe(1);
+    const session = { ...opencodeCodec.parse(text), children: [opencodeCodec.parse(childText)] };
+    const seen: Warning[] = [];
+    const transcript = opencodeCodec.toCommon(session, {
+      onWarning: (warning) => seen.push(warning),
+    });
+    expect(transcript.subagents?.map((subagent) => subagent.id)).toEqual([
+      "ses_0123456789abABCDEFGHIJKLMO",
+    ]);
+    expect(parentID(seen)).toBe(0);
+  });
+
   it("a context message's synthetic flags are its mark, not a loss", () => {
     const context = structuredClone(small);
     context.messages[0]?.parts.splice(1, 1);

@@ -103,9 +103,10 @@ function dropped(object: JsonObject, carried: ReadonlySet<string>): string[] {
 }
 
 /** The session keys with no Common slot, named (opencode.session-metadata, opencode.provider). */
-function sessionBookkeeping(reader: Reader, info: JsonObject): void {
+function sessionBookkeeping(reader: Reader, info: JsonObject, child: boolean): void {
   const tally = reader.tally;
-  for (const key of dropped(info, sessionKeys))
+  // A child session read as a subagent: its parentID is where it stands (Transcript.subagents).
+  for (const key of dropped(info, child ? new Set([...sessionKeys, "parentID"]) : sessionKeys))
     tally.add(losses.sessionMetadata, `the session's ${key} was not carried`, `$.info.${key}`);
   const time = objectField(info, "time");
   for (const key of time === undefined ? [] : dropped(time, new Set(["created"])))
@@ -474,10 +475,11 @@ function metaOf(session: OpencodeSession, reader: Reader): Meta {
 export function opencodeToCommon(
   session: OpencodeSession,
   options?: ConversionOptions,
+  asSubagent = false,
 ): Transcript {
   const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new Tally() };
   const meta = metaOf(session, reader);
-  sessionBookkeeping(reader, session.document.info);
+  sessionBookkeeping(reader, session.document.info, asSubagent);
   reader.clock = meta.timestamp;
   const entries = session.document.messages;
   const messages: Message[] = [];
@@ -601,7 +603,7 @@ function spawningCall(
 /** Child sessions (loaded by a store) as Common subagents, linked to their task calls. */
 function subagentsOf(session: OpencodeSession, options?: ConversionOptions): Subagent[] {
   return (session.children ?? []).map((child) => {
-    const transcript = opencodeToCommon(child, options);
+    const transcript = opencodeToCommon(child, options, true);
     const subagent: Subagent = { id: transcript.meta.id, messages: transcript.messages };
     const call = spawningCall(session, transcript.meta.id);
     if (call !== undefined) {
