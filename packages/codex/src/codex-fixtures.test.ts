@@ -24,7 +24,7 @@ describe("fixtures/codex", () => {
     );
   });
   for (const name of names) {
-    it(`${name} converts to its .common.json, with no loss`, () => {
+    it(`${name} converts to its .common.json, with no loss of conversation`, () => {
       const text = readFileSync(path.join(directory, name), "utf8");
       const expected = readFileSync(
         path.join(directory, name.replace(/\.jsonl$/, ".common.json")),
@@ -35,7 +35,9 @@ describe("fixtures/codex", () => {
       const transcript = codexCodec.toCommon(codexCodec.parse(text), {
         onWarning: (warning) => codes.push(warning.code),
       });
-      expect(codes).toEqual([]);
+      // Only fields Common has no slot for, named (their counts: codex-losses.test.ts).
+      const fields = ["codex.session-metadata", "codex.turn-settings", "codex.event-records"];
+      expect(codes.filter((code) => !fields.includes(code))).toEqual([]);
       expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(expected);
     });
   }

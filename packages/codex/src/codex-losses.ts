@@ -151,6 +151,26 @@ export const codexLoss = {
     "degraded",
     "A token count past 2^53 − 1 reads as 0: Common's counts are safe integers.",
   ),
+  sessionMetadata: loss(
+    "codex.session-metadata",
+    "bookkeeping",
+    "session_meta keys other than id, timestamp, cwd, git.branch, cli_version, the instructions and txcript_lineage (originator, source, model_provider, session_id, thread_source, git.commit_hash, git.repository_url, …) and later session_meta lines have no Common slot; each is named.",
+  ),
+  parentThread: loss(
+    "codex.parent-thread",
+    "degraded",
+    "A subagent's rollout read on its own: its parent thread, nickname and role (parent_thread_id, source.subagent.thread_spawn, agent_nickname, agent_role) have no Meta slot; read through its parent's session they make it a Common subagent.",
+  ),
+  turnSettings: loss(
+    "codex.turn-settings",
+    "bookkeeping",
+    "turn_context keys other than model (cwd, approval_policy, sandbox_policy, summary, effort, turn_id, …) have no Common slot; each is named.",
+  ),
+  eventRecords: loss(
+    "codex.event-records",
+    "bookkeeping",
+    "Event messages that are not the UI echo of a response item or usage (task_started, task_complete, turn_aborted, thread_settings_applied, …) and 0.171's bookkeeping lines (world_state, token_usage_record, inter_agent_communication, …) have no Common slot; each is named.",
+  ),
   reasoningContent: loss(
     "codex.reasoning-content",
     "degraded",

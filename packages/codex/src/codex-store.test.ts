@@ -102,6 +102,33 @@ describe("CodexStore", () => {
     await expect(store.load("../../etc/passwd")).rejects.toMatchObject({ code: "UNSAFE_PATH" });
   });
 
+  it("a delete takes back what the save added: its session_index.jsonl line and the directories it made", async () => {
+    const root = path.join(home, "codex-home");
+    const store = new CodexStore({ root });
+    const saved = await store.save(codexCodec.fromCommon(transcript));
+    expect(readFileSync(path.join(root, "session_index.jsonl"), "utf8")).toContain(saved.id);
+    await store.delete(saved.id);
+    // Nothing of it is left: not the index (it made it), not the dated directories, not the home.
+    await expect(fs.readdir(home)).resolves.toEqual([]);
+
+    // A store that was there before: its other lines, later lines and directories stay.
+    await fs.mkdir(path.join(root, "sessions"), { recursive: true });
+    const theirs = '{"id":"019a93b9-f380-7600-98ff-940e6b99603c","thread_name":"theirs"}\n';
+    await fs.writeFile(path.join(root, "session_index.jsonl"), theirs);
+    const again = await store.save(codexCodec.fromCommon(transcript));
+    const later = '{"id":"019a93b9-f380-7600-98ff-940e6b99603d","thread_name":"later"}\n';
+    await fs.appendFile(path.join(root, "session_index.jsonl"), later);
+    await store.delete(again.id);
+    expect(readFileSync(path.join(root, "session_index.jsonl"), "utf8")).toBe(theirs + later);
+    await expect(fs.readdir(path.join(root, "sessions"))).resolves.toEqual([]);
+    await expect(fs.readdir(root)).resolves.toEqual(["session_index.jsonl", "sessions"]);
+
+    // A session this store did not save: only its rollout goes.
+    const other = await new CodexStore({ root }).save(codexCodec.fromCommon(transcript));
+    await store.delete(other.id);
+    expect(readFileSync(path.join(root, "session_index.jsonl"), "utf8")).toContain(other.id);
+  });
+
   it("lists from a bounded head: the first prompt as title, the mtime as the last event's time, skips what is not a rollout", async () => {
     const day = path.join(home, "sessions", "2025", "11", "17");
     await fs.mkdir(day, { recursive: true });

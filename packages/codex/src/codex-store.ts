@@ -18,6 +18,7 @@ import {
   saveSessionFile,
   TxcriptError,
   unsafeIdError,
+  writeFileAtomic,
 } from "@txcript/core";
 import { codexCodec } from "./codex-codec.js";
 import { parseRolloutFile, reportMissingRollouts, rolloutSessionId } from "./codex-load.js";
@@ -47,6 +48,25 @@ export interface CodexStoreOptions {
 }
 
 export type CodexSaveOptions = SaveOptions;
+
+/** What saves of one session added: the rollout, the first directory made for it, session_index.jsonl lines. */
+interface Written {
+  file: string;
+  directory: string | undefined;
+  entries: string[];
+  /** Whether a save created session_index.jsonl. */
+  createdIndex: boolean;
+}
+
+/** The outermost ancestor of `directory` (itself included) that does not exist yet, if any. */
+async function firstMissing(directory: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let at = directory; ; at = path.dirname(at)) {
+    if ((await fs.stat(at).catch(() => undefined)) !== undefined) return missing;
+    missing = at;
+    if (path.dirname(at) === at) return missing;
+  }
+}
 
 const sessionDirectories = ["sessions", "archived_sessions"];
 /** Discovery reads synchronously and gives the event loop a turn after each slice of this many milliseconds. */
@@ -216,26 +236,91 @@ export class CodexStore implements Store<CodexRollout> {
     const text = serializeRollout(rollout);
     // Codex's listing shows the file's mtime as the session's last update.
     const last = lastEventTime(text.slice(-tailBytes));
+    const before = this.#written.get(sessionId);
+    const written: Written =
+      before?.file === target
+        ? before
+        : {
+            file: target,
+            directory: await firstMissing(path.dirname(target)),
+            entries: [],
+            createdIndex: false,
+          };
     await saveSessionFile(target, text, {
       overwrite: options.overwrite === true,
       root: this.root,
       harness,
       ...(last === undefined ? {} : { mtime: new Date(last) }),
     });
+    this.#written.set(sessionId, written);
     if (rollout.title !== undefined && rollout.title.trim() !== "") {
       const entry = `${JSON.stringify({ id: sessionId, thread_name: rollout.title, updated_at: last ?? timestamp })}\n`;
+      const index = path.join(this.root, "session_index.jsonl");
+      const existed = (await fs.stat(index).catch(() => undefined)) !== undefined;
       try {
-        await fs.appendFile(path.join(this.root, "session_index.jsonl"), entry, "utf8");
+        await fs.appendFile(index, entry, "utf8");
       } catch (cause) {
-        throw ioError(cause, path.join(this.root, "session_index.jsonl"), "write", harness);
+        throw ioError(cause, index, "write", harness);
       }
+      written.entries.push(entry);
+      written.createdIndex ||= !existed;
     }
     return { id: sessionId, path: target };
   }
 
+  /**
+   * Removes session `id`'s rollout. When this store saved it (a `continue` whose read-back
+   * failed), also what that save added: its session_index.jsonl line (the file itself when the
+   * save created it and nothing else is in it) and the dated directories it created, if empty.
+   */
   async delete(id: string): Promise<void> {
-    await deleteSessionFile(await this.locate(id), harness);
+    const file = await this.locate(id);
+    await deleteSessionFile(file, harness);
+    const written = this.#written.get(id.toLowerCase());
+    if (written === undefined || written.file !== file) return;
+    this.#written.delete(id.toLowerCase());
+    if (written.entries.length > 0) await this.#unindex(written);
+    if (written.directory === undefined) return;
+    // Only empty directories go (rmdir refuses the others), from the file's up to the first one save made.
+    for (let directory = path.dirname(file); ; directory = path.dirname(directory)) {
+      if (
+        !(await fs.rmdir(directory).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      if (directory === written.directory) return;
+    }
   }
+
+  /** Takes the lines saves appended out of session_index.jsonl again (the last copy of each). */
+  async #unindex(written: Written): Promise<void> {
+    const file = path.join(this.root, "session_index.jsonl");
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw ioError(cause, file, "read", harness);
+    }
+    let rest = text;
+    for (const entry of written.entries) {
+      const at = rest.lastIndexOf(entry);
+      if (at === -1 || (at > 0 && rest[at - 1] !== "\n")) continue;
+      rest = rest.slice(0, at) + rest.slice(at + entry.length);
+    }
+    if (rest === text) return;
+    try {
+      if (rest === "" && written.createdIndex) await fs.unlink(file);
+      else await writeFileAtomic(file, rest, { overwrite: true, root: this.root, harness });
+    } catch (cause) {
+      throw TxcriptError.isInstance(cause) ? cause : ioError(cause, file, "write", harness);
+    }
+  }
+
+  /** What save wrote, by session id: delete takes it back. */
+  readonly #written = new Map<string, Written>();
 
   /** The file of session `id` (a plain `.jsonl` wins over its `.zst`); NOT_FOUND or AMBIGUOUS otherwise. */
   async locate(id: string): Promise<string> {

@@ -11,6 +11,7 @@ import {
   isJsonObject,
   type JsonObject,
   type Lineage,
+  type Loss,
   type Message,
   type Meta,
   objectAt,
@@ -23,7 +24,7 @@ import {
 import { ItemReader, type Pending } from "./codex-item-reader.js";
 import { codexLoss } from "./codex-losses.js";
 import { type CodexLine, type CodexRollout, isBareHeader, isEnvelope } from "./codex-schema.js";
-import { subagentsOf } from "./codex-subagents.js";
+import { parentThreadOf, subagentsOf } from "./codex-subagents.js";
 import { usageOf } from "./codex-usage.js";
 
 export type CodexReadOptions = ConversionOptions;
@@ -45,7 +46,7 @@ function lineageOf(payload: JsonObject): Lineage | undefined {
   return { harness: harnessName, id, txcriptVersion, convertedAt };
 }
 
-/** Line types that are bookkeeping, not conversation: skipped without a warning. */
+/** Line types that are bookkeeping, not conversation: named as codex.event-records. */
 const bookkeepingLines = new Set([
   "world_state",
   "token_usage_record",
@@ -57,6 +58,50 @@ const bookkeepingLines = new Set([
 ]);
 
 const epoch = "1970-01-01T00:00:00.000Z";
+
+/** session_meta keys read into Meta or the base instructions message. */
+const sessionKeys = new Set([
+  "id",
+  "timestamp",
+  "cwd",
+  "git",
+  "cli_version",
+  "instructions",
+  "base_instructions",
+  lineageKey,
+]);
+/** The keys that link a subagent's rollout to its parent (with a `source` naming a thread spawn). */
+const subagentKeys = new Set(["parent_thread_id", "agent_nickname", "agent_role"]);
+/** Event messages that echo a response item or a compaction (never read, so nothing counts twice), and usage. */
+const readEvents = new Set([
+  "token_count",
+  "user_message",
+  "agent_message",
+  "agent_reasoning",
+  "agent_reasoning_raw_content",
+  "item_completed",
+  "context_compacted",
+]);
+
+/**
+ * The fields the reader drops without a Common slot, counted while reading and
+ * reported once per (code, message) at the end, with the first path and the
+ * count: "286 × a turn_context's sandbox_policy was not carried", not 286 warnings.
+ */
+class Tally {
+  readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
+  add(loss: Loss, message: string, path: string): void {
+    const key = `${loss.code}\u0000${message}`;
+    const known = this.#seen.get(key);
+    if (known !== undefined) known.count += 1;
+    else this.#seen.set(key, { loss, message, path, count: 1 });
+  }
+  flush(options: ConversionOptions | undefined): void {
+    for (const { loss, message, path, count } of this.#seen.values())
+      warn(options, loss, message, path, count);
+    this.#seen.clear();
+  }
+}
 
 function readMeta(payload: JsonObject, fallbackTimestamp: string): Meta {
   const id = stringAt(payload, "id");
@@ -93,8 +138,13 @@ export class RolloutReader {
   meta: Meta | undefined;
   #firstModel: string | undefined;
   #timestamp = epoch;
+  readonly #tally = new Tally();
 
-  constructor(private readonly options: CodexReadOptions | undefined) {
+  /** `asSubagent`: the rollout is read as a subagent of its parent's session, which carries its parent link. */
+  constructor(
+    private readonly options: CodexReadOptions | undefined,
+    private readonly asSubagent = false,
+  ) {
     this.reader = new ItemReader(options, this.#pending);
   }
 
@@ -120,7 +170,39 @@ export class RolloutReader {
     return this.reader.sawAssistant;
   }
 
-  #startSession(payload: JsonObject, at: string): void {
+  /** The session keys Meta has no slot for, named; `where` gives a key's path. */
+  #sessionBookkeeping(payload: JsonObject, where: (key: string) => string): void {
+    const parent = parentThreadOf(payload);
+    const source = ownValue(payload, "source");
+    const spawned = isJsonObject(source) && Object.hasOwn(source, "subagent");
+    for (const key of Object.keys(payload)) {
+      if (sessionKeys.has(key)) continue;
+      if (parent !== undefined && (subagentKeys.has(key) || (key === "source" && spawned)))
+        continue;
+      this.#tally.add(
+        codexLoss.sessionMetadata,
+        `the session's ${key} was not carried`,
+        where(key),
+      );
+    }
+    for (const key of Object.keys(objectAt(payload, "git") ?? {}))
+      if (key !== "branch")
+        this.#tally.add(
+          codexLoss.sessionMetadata,
+          `the session's git.${key} was not carried`,
+          where(`git.${key}`),
+        );
+    if (parent !== undefined && !this.asSubagent)
+      warn(
+        this.options,
+        codexLoss.parentThread,
+        `this rollout is a subagent of thread ${parent}: read on its own, its parent link, nickname and role are not carried`,
+        where(Object.hasOwn(payload, "parent_thread_id") ? "parent_thread_id" : "source"),
+      );
+  }
+
+  #startSession(payload: JsonObject, at: string, where: (key: string) => string): void {
+    this.#sessionBookkeeping(payload, where);
     const meta = readMeta(payload, at);
     this.meta = meta;
     this.#timestamp = meta.timestamp;
@@ -148,7 +230,11 @@ export class RolloutReader {
   /** A `{session, items}` document, whole. */
   document(value: JsonObject): void {
     const session = objectAt(value, "session") ?? {};
-    this.#startSession(session, readTimestamp(ownValue(session, "timestamp")) ?? epoch);
+    this.#startSession(
+      session,
+      readTimestamp(ownValue(session, "timestamp")) ?? epoch,
+      (key) => `$.session.${key}`,
+    );
     (arrayAt(value, "items") ?? []).forEach((item, index) => {
       if (isJsonObject(item)) this.reader.item(item, this.#timestamp, `$.items[${index}]`);
     });
@@ -166,7 +252,8 @@ export class RolloutReader {
     const value = line.value;
     if (value === undefined) return;
     if (!isEnvelope(value)) {
-      if (this.meta === undefined && isBareHeader(value)) this.#startSession(value, epoch);
+      if (this.meta === undefined && isBareHeader(value))
+        this.#startSession(value, epoch, (key) => `${path}, ${key}`);
       else if (ownValue(value, "record_type") !== undefined) return;
       else if (typeof ownValue(value, "type") === "string")
         reader.item(value, this.#timestamp, path);
@@ -178,9 +265,23 @@ export class RolloutReader {
     const at = readTimestamp(ownValue(value, "timestamp")) ?? this.#timestamp;
     this.#timestamp = at;
     if (type === "session_meta") {
-      if (this.meta === undefined) this.#startSession(payload, at);
+      if (this.meta === undefined)
+        this.#startSession(payload, at, (key) => `${path}, payload.${key}`);
+      else
+        this.#tally.add(
+          codexLoss.sessionMetadata,
+          "a later session_meta line was not carried",
+          path,
+        );
     } else if (type === "response_item") reader.item(payload, at, path);
     else if (type === "turn_context") {
+      for (const key of Object.keys(payload))
+        if (key !== "model")
+          this.#tally.add(
+            codexLoss.turnSettings,
+            `a turn_context's ${key} was not carried`,
+            `${path}, payload.${key}`,
+          );
       const model = stringAt(payload, "model");
       if (model !== undefined) {
         reader.model = model;
@@ -188,12 +289,20 @@ export class RolloutReader {
       }
       reader.grouper.close();
     } else if (type === "event_msg") {
-      if (stringAt(payload, "type") !== "token_count") return;
+      const event = stringAt(payload, "type");
+      if (event === undefined || !readEvents.has(event))
+        this.#tally.add(
+          codexLoss.eventRecords,
+          `a ${event ?? "untyped"} event was not carried`,
+          path,
+        );
+      if (event !== "token_count") return;
       const last = objectAt(objectAt(payload, "info") ?? {}, "last_token_usage");
       if (last !== undefined) reader.grouper.usage(usageOf(last, options, path));
     } else if (type === "compacted") this.#compaction(payload, at, path);
-    else if (!bookkeepingLines.has(type))
-      warn(options, codexLoss.unmodeledItem, `a ${type} line was left out`, path);
+    else if (bookkeepingLines.has(type))
+      this.#tally.add(codexLoss.eventRecords, `a ${type} line was not carried`, path);
+    else warn(options, codexLoss.unmodeledItem, `a ${type} line was left out`, path);
   }
 
   /** The session's meta as read so far: its model is the one in force at the first response, else the first turn's. */
@@ -208,6 +317,7 @@ export class RolloutReader {
   finish(): Meta {
     const options = this.options;
     const pending = this.#pending;
+    this.#tally.flush(options);
     for (const [id, name] of pending.calls)
       if (!pending.outputs.has(id))
         warn(options, codexLoss.callWithoutOutput, `the ${name} call ${id} has no output`);
@@ -218,8 +328,12 @@ export class RolloutReader {
   }
 }
 
-export function codexToCommon(rollout: CodexRollout, options?: CodexReadOptions): Transcript {
-  const read = new RolloutReader(options);
+export function codexToCommon(
+  rollout: CodexRollout,
+  options?: CodexReadOptions,
+  asSubagent = false,
+): Transcript {
+  const read = new RolloutReader(options, asSubagent);
   if (rollout.kind === "document") read.document(rollout.value);
   else
     rollout.lines.forEach((line, index) => {
@@ -229,7 +343,7 @@ export function codexToCommon(rollout: CodexRollout, options?: CodexReadOptions)
   const transcript: Transcript = { meta, messages: read.messages };
   if (rollout.kind === "lines" && rollout.subagents !== undefined && rollout.subagents.length > 0)
     transcript.subagents = subagentsOf(transcript, rollout.subagents, (child) =>
-      codexToCommon(child, options),
+      codexToCommon(child, options, true),
     );
   return transcript;
 }

@@ -199,7 +199,10 @@ export class UnitWriter {
             at,
           );
         const encrypted = keep ? block.encrypted : undefined;
-        if (block.text === "" && encrypted === undefined) {
+        // OpenAI reasoning whose encrypted content text-only writing drops is still a reasoning
+        // step: kept as an empty reasoning item, so it reads back as the empty thinking it was.
+        const dropped = openai && block.encrypted !== undefined && encrypted === undefined;
+        if (block.text === "" && encrypted === undefined && !dropped) {
           this.warn("emptyThinking", "thinking with nothing Codex can hold was dropped", at);
           continue;
         }

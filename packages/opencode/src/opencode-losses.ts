@@ -13,27 +13,27 @@ export const opencodeLossList = {
   provider: loss(
     "opencode.provider",
     "degraded",
-    "the providerID beside every modelID (anthropic, openai, a custom provider) has no Common slot: Common keeps the modelID",
+    "the providerID of every assistant message and of the session's model (anthropic, openai, a custom provider) has no Common slot: Common keeps the modelID",
   ),
   sessionMetadata: loss(
     "opencode.session-metadata",
     "bookkeeping",
-    "session keys other than id, title, directory, version, time.created and model.id (slug, projectID, path, parentID, agent, summary, cost and token totals, permission, share, revert, time.updated) have no Common slot",
+    "session keys other than id, title, directory, version, time.created and model.id/providerID (slug, projectID, path, parentID, agent, summary, cost and token totals, permission, share, revert, time.updated, model.variant) have no Common slot; each is named",
   ),
   messageBookkeeping: loss(
     "opencode.message-bookkeeping",
     "bookkeeping",
-    "message keys other than role, time.created, modelID, tokens, cost, finish and error (parentID, mode, agent, path, variant, time.completed, summary, system, tools, the model chosen on a user message) have no Common slot",
+    "message keys other than role, time.created, modelID, providerID, tokens, cost, finish, error and an assistant's summary mark (id, sessionID, parentID, mode, agent, path, variant, time.completed, a user's summary, system, tools, the model chosen on a user message) have no Common slot; each is named",
   ),
   partBookkeeping: loss(
     "opencode.part-bookkeeping",
     "bookkeeping",
-    "part ids and times, step-start/step-finish parts (snapshots, reasons, per-step tokens), text and reasoning metadata beyond a reasoning signature or encrypted content, and the synthetic/ignored flags outside context messages have no Common slot",
+    "part ids and times, step-start/step-finish fields (snapshots, reasons, per-step tokens of one-step messages), text metadata, reasoning metadata beyond a signature or encrypted content (OpenAI's itemId), the synthetic/ignored flags outside context messages and other keys a part's type does not read have no Common slot; each is named",
   ),
   toolDetails: loss(
     "opencode.tool-details",
     "bookkeeping",
-    "tool-state details (title, metadata, time.start, attachments, a pending call's raw text, the part's provider metadata) have no Common slot",
+    "tool-state details (title, metadata, time.start, attachments, a pending call's raw text, the part's provider metadata) have no Common slot; each is named",
   ),
   toolStatus: loss(
     "opencode.tool-status",
@@ -43,7 +43,7 @@ export const opencodeLossList = {
   messageError: loss(
     "opencode.message-error",
     "degraded",
-    "an assistant message's error reads as the stop reason aborted (MessageAbortedError) or error; its name and data are lost",
+    "an assistant message's error reads as the stop reason aborted (MessageAbortedError) or error; its name and data are lost (named for each error)",
   ),
   unmodeledPart: loss(
     "opencode.unmodeled-part",

@@ -9,6 +9,7 @@ import {
   type ConversionOptions,
   type Json,
   type JsonObject,
+  type Loss,
   type Message,
   type Meta,
   ownValue,
@@ -44,6 +45,190 @@ const bookkeepingParts = new Set(["step-start", "step-finish"]);
 interface Reader {
   options: ConversionOptions | undefined;
   clock: string;
+  tally: Tally;
+}
+
+/**
+ * The fields the reader drops without a Common slot, counted while reading and
+ * reported once per (code, message) with the first path and the count, so a
+ * long session gives "141 × a tool's title was not carried", not 141 warnings.
+ */
+class Tally {
+  readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
+  add(loss: Loss, message: string, path: string): void {
+    const key = `${loss.code}\u0000${message}`;
+    const known = this.#seen.get(key);
+    if (known !== undefined) known.count += 1;
+    else this.#seen.set(key, { loss, message, path, count: 1 });
+  }
+  flush(options: ConversionOptions | undefined): void {
+    for (const { loss, message, path, count } of this.#seen.values())
+      warn(options, loss, message, path, count);
+  }
+}
+
+/** Keys of a session's info carried into Meta (time and model: their created and id). */
+const sessionKeys = new Set(["id", "title", "directory", "version", "time", "model"]);
+/** Keys of a message's info read into Common (providerID: opencode.provider; error: opencode.message-error). */
+const messageKeys: Record<string, ReadonlySet<string>> = {
+  user: new Set(["role", "time"]),
+  assistant: new Set([
+    "role",
+    "time",
+    "modelID",
+    "providerID",
+    "tokens",
+    "cost",
+    "finish",
+    "error",
+    "summary",
+  ]),
+};
+/** Keys of a part read into Common, by part type (tool: the state's are below). */
+const partKeys: Record<string, ReadonlySet<string>> = {
+  text: new Set(["type", "text"]),
+  reasoning: new Set(["type", "text", "metadata"]),
+  file: new Set(["type", "mime", "url"]),
+  tool: new Set(["type", "callID", "tool", "state"]),
+  compaction: new Set(["type", "auto"]),
+};
+/** Keys of a tool part's state read into Common. */
+const stateKeys = new Set(["status", "input", "output", "error", "time"]);
+/** The tool-state details OpenCode keeps beside a call and its result (opencode.tool-details). */
+const toolDetails = new Set(["title", "metadata", "attachments", "raw"]);
+
+/** Every key of an object outside `carried` (own keys only), each once. */
+function dropped(object: JsonObject, carried: ReadonlySet<string>): string[] {
+  return Object.keys(object).filter((key) => !carried.has(key));
+}
+
+/** The session keys with no Common slot, named (opencode.session-metadata, opencode.provider). */
+function sessionBookkeeping(reader: Reader, info: JsonObject, child: boolean): void {
+  const tally = reader.tally;
+  // A child session read as a subagent: its parentID is where it stands (Transcript.subagents).
+  for (const key of dropped(info, child ? new Set([...sessionKeys, "parentID"]) : sessionKeys))
+    tally.add(losses.sessionMetadata, `the session's ${key} was not carried`, `$.info.${key}`);
+  const time = objectField(info, "time");
+  for (const key of time === undefined ? [] : dropped(time, new Set(["created"])))
+    tally.add(
+      losses.sessionMetadata,
+      `the session's time.${key} was not carried`,
+      `$.info.time.${key}`,
+    );
+  const model = objectField(info, "model");
+  for (const key of model === undefined ? [] : dropped(model, new Set(["id"]))) {
+    if (key === "providerID")
+      tally.add(losses.provider, "a providerID was not carried", "$.info.model.providerID");
+    else
+      tally.add(
+        losses.sessionMetadata,
+        `the session's model.${key} was not carried`,
+        `$.info.model.${key}`,
+      );
+  }
+}
+
+/** A user or assistant message's keys with no Common slot, named. */
+function messageBookkeeping(reader: Reader, info: JsonObject, role: string, path: string): void {
+  const tally = reader.tally;
+  for (const key of dropped(info, messageKeys[role] as ReadonlySet<string>))
+    tally.add(
+      losses.messageBookkeeping,
+      `a ${role} message's ${key} was not carried`,
+      `${path}.info.${key}`,
+    );
+  const time = objectField(info, "time");
+  for (const key of time === undefined ? [] : dropped(time, new Set(["created"])))
+    tally.add(
+      losses.messageBookkeeping,
+      `a ${role} message's time.${key} was not carried`,
+      `${path}.info.time.${key}`,
+    );
+  if (role !== "assistant") return;
+  if (Object.hasOwn(info, "providerID"))
+    tally.add(losses.provider, "a providerID was not carried", `${path}.info.providerID`);
+  if (objectField(info, "error") !== undefined)
+    tally.add(
+      losses.messageError,
+      "an error's name and data were not carried (it reads as the stop reason aborted or error)",
+      `${path}.info.error`,
+    );
+}
+
+/** What a read part (not an unmodeled one) keeps that Common has no slot for, named. */
+function partBookkeeping(
+  reader: Reader,
+  part: JsonObject,
+  type: string,
+  where: string,
+  context: boolean,
+): void {
+  const tally = reader.tally;
+  const carried = new Set(partKeys[type] ?? ["type"]);
+  // A tool part without a callID is known by its part id.
+  if (type === "tool" && !stringField(part, "callID")) carried.add("id");
+  for (const key of dropped(part, carried)) {
+    if (context && type === "text" && key === "synthetic") continue;
+    if (type === "tool" && key === "metadata")
+      tally.add(
+        losses.toolDetails,
+        "a tool part's provider metadata was not carried",
+        `${where}.metadata`,
+      );
+    else
+      tally.add(
+        losses.partBookkeeping,
+        `a ${type} part's ${key} was not carried`,
+        `${where}.${key}`,
+      );
+  }
+  if (type === "reasoning") {
+    const metadata = objectField(part, "metadata");
+    const extra = metadata === undefined ? 0 : reasoningExtras(metadata);
+    for (let index = 0; index < extra; index += 1)
+      tally.add(
+        losses.partBookkeeping,
+        "reasoning metadata beyond a signature or encrypted content was not carried",
+        `${where}.metadata`,
+      );
+  }
+  const state = type === "tool" ? objectField(part, "state") : undefined;
+  if (state === undefined) return;
+  for (const key of dropped(state, stateKeys))
+    tally.add(
+      toolDetails.has(key) ? losses.toolDetails : losses.partBookkeeping,
+      `a tool's ${key} was not carried`,
+      `${where}.state.${key}`,
+    );
+  const time = objectField(state, "time");
+  for (const key of time === undefined ? [] : dropped(time, new Set(["end"])))
+    tally.add(
+      losses.toolDetails,
+      `a tool's time.${key} was not carried`,
+      `${where}.state.time.${key}`,
+    );
+}
+
+/**
+ * How many fields of a reasoning part's metadata the thinking block does not
+ * take: every key of providers after the first, and in the first each key but
+ * signature, reasoningEncryptedContent and redactedData (a provider that is not
+ * an object: one).
+ */
+function reasoningExtras(metadata: JsonObject): number {
+  let extras = 0;
+  Object.keys(metadata).forEach((provider, index) => {
+    const fields = objectField(metadata, provider);
+    if (index > 0 || fields === undefined) {
+      extras += 1;
+      return;
+    }
+    extras += dropped(
+      fields,
+      new Set(["signature", "reasoningEncryptedContent", "redactedData"]),
+    ).length;
+  });
+  return extras;
 }
 
 function timeOf(reader: Reader, value: Json | undefined, path: string): string {
@@ -126,7 +311,38 @@ interface Converted {
   results: { block: Block; end: Json | undefined }[];
 }
 
-function convertParts(reader: Reader, parts: readonly JsonObject[], path: string): Converted {
+/** How a part list is read: a step of a message of several (whose step-finish gives usage), in a context message. */
+interface PartsRead {
+  path: string;
+  stepped: boolean;
+  last: boolean;
+  context: boolean;
+}
+
+/** A step part's keys with no Common slot: all but its type, and a step's usage and (but the last's) reason when it is one of several. */
+function stepBookkeeping(
+  reader: Reader,
+  part: JsonObject,
+  type: string,
+  where: string,
+  read: PartsRead,
+): void {
+  const carried = new Set(["type"]);
+  if (type === "step-finish" && read.stepped) {
+    carried.add("tokens");
+    carried.add("cost");
+    if (!read.last) carried.add("reason");
+  }
+  for (const key of dropped(part, carried))
+    reader.tally.add(
+      losses.partBookkeeping,
+      `a ${type} part's ${key} was not carried`,
+      `${where}.${key}`,
+    );
+}
+
+function convertParts(reader: Reader, parts: readonly JsonObject[], read: PartsRead): Converted {
+  const { path } = read;
   const content: Block[] = [];
   const results: Converted["results"] = [];
   parts.forEach((part, index) => {
@@ -139,7 +355,10 @@ function convertParts(reader: Reader, parts: readonly JsonObject[], path: string
         `a ${String(type)} part has no Common block`,
         where,
       );
-    if (typeof type === "string" && bookkeepingParts.has(type)) return;
+    if (typeof type === "string" && bookkeepingParts.has(type)) {
+      stepBookkeeping(reader, part, type, where, read);
+      return;
+    }
     if (type === "text" || type === "reasoning") {
       const text = stringField(part, "text");
       if (text === undefined) {
@@ -147,6 +366,7 @@ function convertParts(reader: Reader, parts: readonly JsonObject[], path: string
         return;
       }
       content.push(type === "text" ? { type: "text", text } : thinkingOf(part, text));
+      partBookkeeping(reader, part, type, where, read.context);
       return;
     }
     if (type === "file") {
@@ -156,6 +376,7 @@ function convertParts(reader: Reader, parts: readonly JsonObject[], path: string
         return;
       }
       content.push(image);
+      partBookkeeping(reader, part, type, where, read.context);
       return;
     }
     if (type === "tool") {
@@ -168,6 +389,7 @@ function convertParts(reader: Reader, parts: readonly JsonObject[], path: string
       }
       const input = ownValue(state, "input") ?? {};
       content.push({ type: "tool_use", id, tool: opencodeToolToCommon(name, input) });
+      partBookkeeping(reader, part, type, where, read.context);
       const status = ownValue(state, "status");
       const time = objectField(state, "time");
       const end = time === undefined ? undefined : ownValue(time, "end");
@@ -253,9 +475,11 @@ function metaOf(session: OpencodeSession, reader: Reader): Meta {
 export function opencodeToCommon(
   session: OpencodeSession,
   options?: ConversionOptions,
+  asSubagent = false,
 ): Transcript {
-  const reader: Reader = { options, clock: new Date(0).toISOString() };
+  const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new Tally() };
   const meta = metaOf(session, reader);
+  sessionBookkeeping(reader, session.document.info, asSubagent);
   reader.clock = meta.timestamp;
   const entries = session.document.messages;
   const messages: Message[] = [];
@@ -274,9 +498,21 @@ export function opencodeToCommon(
       time && ownValue(time, "created"),
       `${path}.info.time.created`,
     );
+    messageBookkeeping(reader, info, role, path);
     const compaction = entry.parts.find((part) => ownValue(part, "type") === "compaction");
     if (role === "user" && compaction !== undefined) {
       const summary = summaryOf(entries[index + 1]);
+      const where = `${path}.parts[${entry.parts.indexOf(compaction)}]`;
+      partBookkeeping(reader, compaction, "compaction", where, false);
+      entry.parts.forEach((part, at) => {
+        if (part !== compaction)
+          warn(
+            options,
+            losses.unmodeledPart,
+            `a ${String(ownValue(part, "type"))} part beside a compaction has no Common block`,
+            `${path}.parts[${at}]`,
+          );
+      });
       if (summary !== undefined) {
         warn(
           options,
@@ -295,8 +531,14 @@ export function opencodeToCommon(
       continue;
     }
     const steps = role === "assistant" ? stepsOf(entry.parts) : [entry.parts];
+    const context = role === "user" && isContext(entry);
     steps.forEach((parts, step) => {
-      const { content, results } = convertParts(reader, parts, path);
+      const { content, results } = convertParts(reader, parts, {
+        path,
+        stepped: steps.length > 1,
+        last: step === steps.length - 1,
+        context,
+      });
       const message: Message = { role, content, timestamp };
       if (role === "assistant") {
         const model = stringField(info, "modelID");
@@ -318,7 +560,7 @@ export function opencodeToCommon(
                   `${path}.parts[${entry.parts.indexOf(finish)}].tokens`,
                 );
         if (usage !== undefined) message.usage = usage;
-      } else if (isContext(entry)) message.context = { kind: "injected" };
+      } else if (context) message.context = { kind: "injected" };
       messages.push(message);
       if (results.length > 0) {
         const first = results[0] as Converted["results"][number];
@@ -332,6 +574,7 @@ export function opencodeToCommon(
       }
     });
   }
+  reader.tally.flush(options);
   if (session.children !== undefined && session.children.length > 0)
     return { meta, messages, subagents: subagentsOf(session, options) };
   return { meta, messages };
@@ -360,7 +603,7 @@ function spawningCall(
 /** Child sessions (loaded by a store) as Common subagents, linked to their task calls. */
 function subagentsOf(session: OpencodeSession, options?: ConversionOptions): Subagent[] {
   return (session.children ?? []).map((child) => {
-    const transcript = opencodeToCommon(child, options);
+    const transcript = opencodeToCommon(child, options, true);
     const subagent: Subagent = { id: transcript.meta.id, messages: transcript.messages };
     const call = spawningCall(session, transcript.meta.id);
     if (call !== undefined) {
