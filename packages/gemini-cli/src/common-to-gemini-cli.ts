@@ -49,7 +49,10 @@ function parts(
   path: string,
 ): Json[] {
   const out: Json[] = [];
-  for (const block of message.content) {
+  for (const original of message.content) {
+    // A compaction marker is the text of its summary: the model reads it (gemini_cli.compaction).
+    const block: Exclude<Message["content"][number], { type: "compaction" }> =
+      original.type === "compaction" ? { type: "text", text: original.summary } : original;
     switch (block.type) {
       case "text":
         // Gemini CLI drops a whole model turn that holds an empty text part from the history it sends.
@@ -101,14 +104,12 @@ function parts(
       case "image":
         out.push({ inlineData: { mimeType: block.source.mediaType, data: block.source.data } });
         break;
-      case "compaction":
-        break;
     }
   }
   return out;
 }
 
-/** A message's record, or undefined for a message of compaction markers only (not written). */
+/** A message's record (undefined: none; every message has one). */
 function messageRecord(
   message: Message,
   path: string,
@@ -118,8 +119,13 @@ function messageRecord(
 ): JsonObject | undefined {
   // What the record renders to decides whether it reads back as Gemini CLI's own injected context.
   const rendered = message.content
-    .filter((block) => block.type !== "compaction")
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+    .map((block) =>
+      block.type === "text"
+        ? block.text
+        : block.type === "compaction"
+          ? block.summary
+          : `[${block.type}]`,
+    )
     .join("");
   const tag = message.role === "user" ? injectedTag(rendered) : undefined;
   const context = message.context;
@@ -133,17 +139,13 @@ function messageRecord(
     warn(options, geminiCliLoss.stopReason, "a stop reason was dropped", path);
   const compactions = message.content.filter((block) => block.type === "compaction").length;
   if (compactions > 0)
-    warn(options, geminiCliLoss.compaction, "a compaction marker was left out", path, compactions);
-  if (compactions > 0 && compactions === message.content.length) {
-    if (message.model !== undefined || message.usage !== undefined)
-      warn(
-        options,
-        geminiCliLoss.userMessageFields,
-        "a compaction message's model or usage was dropped",
-        path,
-      );
-    return undefined;
-  }
+    warn(
+      options,
+      geminiCliLoss.compaction,
+      "a compaction marker was written as the text of its summary",
+      path,
+      compactions,
+    );
   const record: JsonObject = {
     id,
     timestamp: message.timestamp,

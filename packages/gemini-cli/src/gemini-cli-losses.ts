@@ -103,8 +103,8 @@ export const geminiCliLoss = {
   ),
   compaction: loss(
     "gemini_cli.compaction",
-    "unsupported",
-    "A compaction marker is left out (the whole history before it is written, and Gemini CLI sends all of it); a message of markers only is not written.",
+    "degraded",
+    "A compaction marker is written as a text part holding its summary (a recording has no marker, and Gemini CLI sends every record, so the model reads the summary); its trigger, token count and history are not kept.",
   ),
   subagents: loss(
     "gemini_cli.subagents",

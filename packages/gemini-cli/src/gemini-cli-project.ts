@@ -189,11 +189,16 @@ function projectUsage(usage: Usage): Usage {
   return out;
 }
 
+// gemini_cli.compaction: a compaction marker reads back as a text block of its summary.
+function summaryText(block: Block): Block {
+  return block.type === "compaction" ? { type: "text", text: block.summary } : block;
+}
+
 function projectMessage(message: Message): Message {
   const out: Message = {
     role: message.role,
     content: message.content
-      .filter((block) => block.type !== "compaction")
+      .map(summaryText)
       .filter(
         (block) => !(message.role === "assistant" && block.type === "text" && block.text === ""),
       )
@@ -202,7 +207,7 @@ function projectMessage(message: Message): Message {
   };
   if (message.role === "user") {
     const rendered = message.content
-      .filter((block) => block.type !== "compaction")
+      .map(summaryText)
       .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
       .join("")
       .trim();
@@ -228,10 +233,5 @@ export function geminiCliProject(transcript: Transcript): Transcript {
   const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
   if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
   if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
-  // A message of compaction markers only is not written.
-  const kept = transcript.messages.filter(
-    (message) =>
-      message.content.length === 0 || message.content.some((block) => block.type !== "compaction"),
-  );
-  return { meta, messages: kept.map(projectMessage) };
+  return { meta, messages: transcript.messages.map(projectMessage) };
 }
