@@ -126,6 +126,16 @@ export const geminiCliLoss = {
     "unsupported",
     "Stop reasons are dropped: a Gemini CLI message record has no place for one.",
   ),
+  userToolUse: loss(
+    "gemini_cli.user-tool-use",
+    "degraded",
+    "A tool call on a user message (a slash command, say) becomes a text part `[tool call <name> <input JSON>]`: the Gemini API takes a functionCall in a model turn only.",
+  ),
+  orphanResult: loss(
+    "gemini_cli.orphan-result",
+    "degraded",
+    "A tool result whose call is not an earlier tool call of a model turn (a call made text, a call nowhere), or that sits on an assistant message, becomes a text part `[tool result] <content>` (`[tool result (error)]`; content not a string as its JSON text): a functionResponse without its functionCall is rejected by the Gemini API.",
+  ),
   userMessageFields: loss(
     "gemini_cli.user-message-fields",
     "unsupported",

@@ -9,8 +9,10 @@ import {
   type Json,
   type Message,
   type Meta,
+  stringifyJson,
   type Tool,
   type Transcript,
+  toCanonical,
   typedToolNames,
   type Usage,
   uuidV5,
@@ -194,6 +196,35 @@ function summaryText(block: Block): Block {
   return block.type === "compaction" ? { type: "text", text: block.summary } : block;
 }
 
+/**
+ * gemini_cli.user-tool-use and gemini_cli.orphan-result: a call on a user
+ * message reads back as the text `[tool call <canonical name> <input JSON>]`;
+ * a result on an assistant message, or whose id is no earlier call of an
+ * assistant message, as `[tool result] <content>` (`[tool result (error)]`;
+ * content not a string as its JSON text). `called` gathers the assistant calls.
+ */
+function pairedOnly(message: Message, called: Set<string>): Message {
+  const content = message.content.map((block): Block => {
+    if (block.type === "tool_use" && message.role === "user") {
+      const { name, input } = toCanonical(block.tool);
+      return {
+        type: "text",
+        text: `[tool call ${name} ${stringifyJson(input, undefined, "gemini_cli")}]`,
+      };
+    }
+    if (block.type === "tool_use") called.add(block.id);
+    if (block.type === "tool_result" && (message.role !== "user" || !called.has(block.toolUseId))) {
+      const text =
+        typeof block.content === "string"
+          ? block.content
+          : stringifyJson(block.content, undefined, "gemini_cli");
+      return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
+    }
+    return block;
+  });
+  return { ...message, content };
+}
+
 function projectMessage(message: Message): Message {
   const out: Message = {
     role: message.role,
@@ -233,5 +264,9 @@ export function geminiCliProject(transcript: Transcript): Transcript {
   const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
   if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
   if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
-  return { meta, messages: transcript.messages.map(projectMessage) };
+  const called = new Set<string>();
+  return {
+    meta,
+    messages: transcript.messages.map((message) => projectMessage(pairedOnly(message, called))),
+  };
 }
