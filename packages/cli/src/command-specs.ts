@@ -189,7 +189,8 @@ export const commandSpecs: CommandSpec[] = [
       "Writes a copy of the session into H's store and launches H's resume command",
       "in the session's directory (the current one when that does not exist here).",
       "A compacted session continues from its last compaction (the summary and what",
-      "follows, as the source agent itself would send it); --full replays everything.",
+      "follows, as the source agent itself would send it); --full replays everything",
+      "and leaves the compaction markers out, so the target sends the whole history.",
       "A session too long for the target's context is fitted into --budget tokens:",
       "reasoning first, then long tool outputs and pasted texts (head and tail kept),",
       "then whole oldest turns, never a call without its result. What is left out is",
@@ -219,7 +220,8 @@ export const commandSpecs: CommandSpec[] = [
       { name: "no-resume", description: "only write the session; do not launch anything" },
       {
         name: "full",
-        description: "replay the whole history, not just what follows the last compaction",
+        description:
+          "replay the whole history, without compaction markers, so the target sends all of it",
       },
       {
         name: "budget",

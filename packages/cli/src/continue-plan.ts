@@ -2,7 +2,13 @@
 // source agent would start it (after its last compaction, unless --full),
 // fitted into the target's context budget, with an archive of anything left
 // out beside the project and one note in the session pointing at it.
-import { fromLastCompaction, type Transcript } from "@txcript/core";
+import {
+  compactionOf,
+  fromLastCompaction,
+  lastCompactionIndex,
+  type Message,
+  type Transcript,
+} from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
 import { fitForTarget, writeArchive } from "./context-budget.js";
 import type { Io } from "./io.js";
@@ -18,14 +24,55 @@ export interface Plan {
   archiveCreated?: boolean;
 }
 
-/** Insert `message` after the leading context messages (a system prompt stays first). */
-function afterContext(transcript: Transcript, message: Transcript["messages"][number]): Transcript {
+/**
+ * Insert the archive note where the target's program starts reading: after
+ * the leading context messages (a system prompt stays first) and after the
+ * last compaction marker, since Claude Code, pi, Codex and OpenCode send the
+ * model only what follows their last compaction (and its summary).
+ */
+export function withNote(transcript: Transcript, message: Message): Transcript {
   let index = 0;
   while (index < transcript.messages.length && transcript.messages[index]?.context !== undefined)
     index += 1;
+  index = Math.max(index, lastCompactionIndex(transcript.messages) + 1);
   const messages = [...transcript.messages];
-  messages.splice(index, 0, message);
+  // Dated with the message it follows, so the note never reads as older than the summary before it.
+  const before = messages[index - 1];
+  messages.splice(
+    index,
+    0,
+    before === undefined ? message : { ...message, timestamp: before.timestamp },
+  );
   return { ...transcript, messages };
+}
+
+/**
+ * `--full`: the copy without its compaction markers, so the target's
+ * program sends the whole history (every target starts reading at its last
+ * compaction). A message that was only a marker goes; a marker among other
+ * blocks goes from it. Returns how many markers were taken out.
+ */
+export function withoutCompactions(transcript: Transcript): {
+  transcript: Transcript;
+  removed: number;
+} {
+  let removed = 0;
+  const messages: Message[] = [];
+  for (const message of transcript.messages) {
+    const kept = message.content.filter((block) => block.type !== "compaction");
+    removed += message.content.length - kept.length;
+    if (compactionOf(message) !== undefined || (kept.length === 0 && message.content.length > 0))
+      continue;
+    messages.push(kept.length === message.content.length ? message : { ...message, content: kept });
+  }
+  return removed === 0
+    ? { transcript, removed }
+    : { transcript: { ...transcript, messages }, removed };
+}
+
+/** The note `--full` gives when it takes compaction markers out. */
+export function fullNote(removed: number, target: string): string {
+  return `--full: ${removed} compaction marker${removed === 1 ? "" : "s"} (and ${removed === 1 ? "its summary" : "their summaries"}) left out, so ${target} sends the whole history instead of starting at the compaction`;
 }
 
 export async function planCopy(
@@ -43,8 +90,11 @@ export async function planCopy(
 ): Promise<Plan> {
   const { ranged, target, directory } = options;
   const full = values.full === true;
-  const sliced = options.whole && !full ? fromLastCompaction(ranged) : ranged;
-  const skipped = ranged.messages.length - sliced.messages.length;
+  const start = options.whole && !full ? fromLastCompaction(ranged) : ranged;
+  const skipped = ranged.messages.length - start.messages.length;
+  const { transcript: sliced, removed } = full
+    ? withoutCompactions(start)
+    : { transcript: start, removed: 0 };
   if (skipped > 0)
     await note(
       io,
@@ -53,6 +103,7 @@ export async function planCopy(
     );
   else if (full)
     await note(io, settings, `replaying all ${ranged.messages.length} messages (--full)`);
+  if (removed > 0) await note(io, settings, fullNote(removed, target));
   const budget = integerOption(values, "budget", "continue", 1);
   const fitted = await fitForTarget(sliced, target, budget).catch((error: unknown) => {
     throw locate(error, options.file);
@@ -80,7 +131,7 @@ export async function planCopy(
   );
   await note(io, settings, `what was left out is archived in ${archive.directory}`);
   return {
-    copy: afterContext(fitted.transcript, archive.note),
+    copy: withNote(fitted.transcript, archive.note),
     archive: archive.directory,
     archiveCreated: archive.created,
   };

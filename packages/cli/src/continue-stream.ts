@@ -32,7 +32,7 @@ import {
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
 import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
-import type { Plan } from "./continue-plan.js";
+import { fullNote, type Plan, withNote, withoutCompactions } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
@@ -52,16 +52,6 @@ export interface StreamedCopy {
   transcript: Transcript;
   directory: string;
   plan: Plan;
-}
-
-/** Insert `message` after the leading context messages (as planCopy does). */
-function afterContext(transcript: Transcript, message: Message): Transcript {
-  let index = 0;
-  while (index < transcript.messages.length && transcript.messages[index]?.context !== undefined)
-    index += 1;
-  const messages = [...transcript.messages];
-  messages.splice(index, 0, message);
-  return { ...transcript, messages };
 }
 
 function whyNot(harness: Harness): string | undefined {
@@ -230,11 +220,15 @@ export async function streamedCopy(
     startTime: located.mtime,
     ...(located.discovered === undefined ? {} : { discovered: located.discovered }),
   };
-  const transcript: Transcript = {
+  const kept: Transcript = {
     meta,
     messages: fitted.messages,
     ...(subagents.length > 0 ? { subagents } : {}),
   };
+  // --full: without its compaction markers, the target sends the whole history (as planCopy).
+  const { transcript, removed } = full
+    ? withoutCompactions(kept)
+    : { transcript: kept, removed: 0 };
   // What planCopy says and does after fromLastCompaction, on the copy.
   if (start > 0)
     await note(
@@ -243,6 +237,7 @@ export async function streamedCopy(
       `starting from the last compaction, as ${harness.id} would: ${start} earlier message${start === 1 ? "" : "s"} left out (--full replays everything)`,
     );
   else if (full) await note(io, settings, `replaying all ${count} messages (--full)`);
+  if (removed > 0) await note(io, settings, fullNote(removed, target.id));
   if (fitted.cuts.length > 0)
     await note(
       io,
@@ -276,7 +271,7 @@ export async function streamedCopy(
     ...result,
     transcript,
     plan: {
-      copy: afterContext(transcript, archivedAs.note),
+      copy: withNote(transcript, archivedAs.note),
       archive: archivedAs.directory,
       archiveCreated: archivedAs.created,
     },

@@ -13,6 +13,7 @@ import {
   type Subagent,
   stringifyJson,
   type Transcript,
+  toCanonical,
   uuidV5In,
   warn,
 } from "@txcript/core";
@@ -42,14 +43,28 @@ function line(value: JsonObject): GeminiCliLine {
   return { text: stringifyJson(value, undefined, harness), value };
 }
 
+/** A result written as text (gemini_cli.orphan-result). */
+function resultText(block: Extract<Message["content"][number], { type: "tool_result" }>): string {
+  const content =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, harness);
+  return `[tool result${block.isError ? " (error)" : ""}] ${content}`;
+}
+
 function parts(
   message: Message,
   names: Map<string, string>,
+  /** The ids of the functionCalls written in model turns so far. */
+  called: Set<string>,
   options: GeminiCliWriteOptions | undefined,
   path: string,
 ): Json[] {
   const out: Json[] = [];
-  for (const block of message.content) {
+  for (const original of message.content) {
+    // A compaction marker is the text of its summary: the model reads it (gemini_cli.compaction).
+    const block: Exclude<Message["content"][number], { type: "compaction" }> =
+      original.type === "compaction" ? { type: "text", text: original.summary } : original;
     switch (block.type) {
       case "text":
         // Gemini CLI drops a whole model turn that holds an empty text part from the history it sends.
@@ -77,6 +92,18 @@ function parts(
         out.push({ text: block.text, thought: true });
         break;
       case "tool_use": {
+        if (message.role === "user") {
+          // The API takes a functionCall in a model turn only: a user's call (a slash command) is its text.
+          warn(
+            options,
+            geminiCliLoss.userToolUse,
+            "a tool call on a user message became text",
+            path,
+          );
+          const { name, input } = toCanonical(block.tool);
+          out.push({ text: `[tool call ${name} ${stringifyJson(input, undefined, harness)}]` });
+          break;
+        }
         const call = canonicalToGeminiTool(block.tool);
         if (block.tool.name === "Raw" && geminiToolToCanonical(call.name, call.args).name !== "Raw")
           warn(
@@ -86,10 +113,22 @@ function parts(
             path,
           );
         names.set(block.id, call.name);
+        called.add(block.id);
         out.push({ functionCall: { id: block.id, name: call.name, args: call.args } });
         break;
       }
       case "tool_result":
+        // A functionResponse without an earlier model functionCall (or in a model turn) is rejected: its text.
+        if (message.role !== "user" || !called.has(block.toolUseId)) {
+          warn(
+            options,
+            geminiCliLoss.orphanResult,
+            "a tool result without its call in a model turn became text",
+            path,
+          );
+          out.push({ text: resultText(block) });
+          break;
+        }
         out.push({
           functionResponse: {
             id: block.toolUseId,
@@ -101,25 +140,29 @@ function parts(
       case "image":
         out.push({ inlineData: { mimeType: block.source.mediaType, data: block.source.data } });
         break;
-      case "compaction":
-        break;
     }
   }
   return out;
 }
 
-/** A message's record, or undefined for a message of compaction markers only (not written). */
+/** A message's record (undefined: none; every message has one). */
 function messageRecord(
   message: Message,
   path: string,
   id: string,
   names: Map<string, string>,
+  called: Set<string>,
   options: GeminiCliWriteOptions | undefined,
 ): JsonObject | undefined {
   // What the record renders to decides whether it reads back as Gemini CLI's own injected context.
   const rendered = message.content
-    .filter((block) => block.type !== "compaction")
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+    .map((block) =>
+      block.type === "text"
+        ? block.text
+        : block.type === "compaction"
+          ? block.summary
+          : `[${block.type}]`,
+    )
     .join("");
   const tag = message.role === "user" ? injectedTag(rendered) : undefined;
   const context = message.context;
@@ -133,22 +176,18 @@ function messageRecord(
     warn(options, geminiCliLoss.stopReason, "a stop reason was dropped", path);
   const compactions = message.content.filter((block) => block.type === "compaction").length;
   if (compactions > 0)
-    warn(options, geminiCliLoss.compaction, "a compaction marker was left out", path, compactions);
-  if (compactions > 0 && compactions === message.content.length) {
-    if (message.model !== undefined || message.usage !== undefined)
-      warn(
-        options,
-        geminiCliLoss.userMessageFields,
-        "a compaction message's model or usage was dropped",
-        path,
-      );
-    return undefined;
-  }
+    warn(
+      options,
+      geminiCliLoss.compaction,
+      "a compaction marker was written as the text of its summary",
+      path,
+      compactions,
+    );
   const record: JsonObject = {
     id,
     timestamp: message.timestamp,
     type: message.role === "user" ? "user" : "gemini",
-    content: parts(message, names, options, path),
+    content: parts(message, names, called, options, path),
   };
   if (message.role === "user") {
     if (message.model !== undefined || message.usage !== undefined)
@@ -241,6 +280,7 @@ export function* geminiCliLinesOf(
   if (meta.title !== undefined) metadata.summary = meta.title;
   yield line(metadata);
   const names = new Map<string, string>();
+  const called = new Set<string>();
   let records = 0;
   let index = 0;
   for (const message of source.messages) {
@@ -250,6 +290,7 @@ export function* geminiCliLinesOf(
       `$.messages[${index}]`,
       recordId(`${sessionId}:${records}`),
       names,
+      called,
       options,
     );
     index += 1;

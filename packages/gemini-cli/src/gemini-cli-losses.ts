@@ -103,8 +103,8 @@ export const geminiCliLoss = {
   ),
   compaction: loss(
     "gemini_cli.compaction",
-    "unsupported",
-    "A compaction marker is left out (the whole history before it is written, and Gemini CLI sends all of it); a message of markers only is not written.",
+    "degraded",
+    "A compaction marker is written as a text part holding its summary (a recording has no marker, and Gemini CLI sends every record, so the model reads the summary); its trigger, token count and history are not kept.",
   ),
   subagents: loss(
     "gemini_cli.subagents",
@@ -125,6 +125,16 @@ export const geminiCliLoss = {
     "gemini_cli.stop-reason",
     "unsupported",
     "Stop reasons are dropped: a Gemini CLI message record has no place for one.",
+  ),
+  userToolUse: loss(
+    "gemini_cli.user-tool-use",
+    "degraded",
+    "A tool call on a user message (a slash command, say) becomes a text part `[tool call <name> <input JSON>]`: the Gemini API takes a functionCall in a model turn only.",
+  ),
+  orphanResult: loss(
+    "gemini_cli.orphan-result",
+    "degraded",
+    "A tool result whose call is not an earlier tool call of a model turn (a call made text, a call nowhere), or that sits on an assistant message, becomes a text part `[tool result] <content>` (`[tool result (error)]`; content not a string as its JSON text): a functionResponse without its functionCall is rejected by the Gemini API.",
   ),
   userMessageFields: loss(
     "gemini_cli.user-message-fields",

@@ -9,8 +9,10 @@ import {
   type Json,
   type Message,
   type Meta,
+  stringifyJson,
   type Tool,
   type Transcript,
+  toCanonical,
   typedToolNames,
   type Usage,
   uuidV5,
@@ -189,11 +191,45 @@ function projectUsage(usage: Usage): Usage {
   return out;
 }
 
+// gemini_cli.compaction: a compaction marker reads back as a text block of its summary.
+function summaryText(block: Block): Block {
+  return block.type === "compaction" ? { type: "text", text: block.summary } : block;
+}
+
+/**
+ * gemini_cli.user-tool-use and gemini_cli.orphan-result: a call on a user
+ * message reads back as the text `[tool call <canonical name> <input JSON>]`;
+ * a result on an assistant message, or whose id is no earlier call of an
+ * assistant message, as `[tool result] <content>` (`[tool result (error)]`;
+ * content not a string as its JSON text). `called` gathers the assistant calls.
+ */
+function pairedOnly(message: Message, called: Set<string>): Message {
+  const content = message.content.map((block): Block => {
+    if (block.type === "tool_use" && message.role === "user") {
+      const { name, input } = toCanonical(block.tool);
+      return {
+        type: "text",
+        text: `[tool call ${name} ${stringifyJson(input, undefined, "gemini_cli")}]`,
+      };
+    }
+    if (block.type === "tool_use") called.add(block.id);
+    if (block.type === "tool_result" && (message.role !== "user" || !called.has(block.toolUseId))) {
+      const text =
+        typeof block.content === "string"
+          ? block.content
+          : stringifyJson(block.content, undefined, "gemini_cli");
+      return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
+    }
+    return block;
+  });
+  return { ...message, content };
+}
+
 function projectMessage(message: Message): Message {
   const out: Message = {
     role: message.role,
     content: message.content
-      .filter((block) => block.type !== "compaction")
+      .map(summaryText)
       .filter(
         (block) => !(message.role === "assistant" && block.type === "text" && block.text === ""),
       )
@@ -202,7 +238,7 @@ function projectMessage(message: Message): Message {
   };
   if (message.role === "user") {
     const rendered = message.content
-      .filter((block) => block.type !== "compaction")
+      .map(summaryText)
       .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
       .join("")
       .trim();
@@ -228,10 +264,9 @@ export function geminiCliProject(transcript: Transcript): Transcript {
   const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
   if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
   if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
-  // A message of compaction markers only is not written.
-  const kept = transcript.messages.filter(
-    (message) =>
-      message.content.length === 0 || message.content.some((block) => block.type !== "compaction"),
-  );
-  return { meta, messages: kept.map(projectMessage) };
+  const called = new Set<string>();
+  return {
+    meta,
+    messages: transcript.messages.map((message) => projectMessage(pairedOnly(message, called))),
+  };
 }

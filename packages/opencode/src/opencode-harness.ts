@@ -2,6 +2,7 @@
 // storage-tree store, and continuing through `opencode import` (afterSave)
 // then `opencode --session <id>` in the session's directory, and OpenCode's
 // own offline check of the file before that (opencode-verify.ts).
+import { rm } from "node:fs/promises";
 import type { HarnessDefinition } from "@txcript/core";
 import { opencodeCodec } from "./opencode-codec.js";
 import { opencodeImport } from "./opencode-import.js";
@@ -36,12 +37,17 @@ export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
   store: (environment, root) =>
     new OpencodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => opencodeResumeCommand(id),
+  // The staged file is a hand-over only: gone once import ran, or failed (no stale "already continued").
   afterSave: async (saved, context) => {
-    const imported = await opencodeImport(saved.path, {
-      cwd: context.cwd,
-      env: context.environment,
-    });
-    return { id: imported.id, path: saved.path };
+    try {
+      const imported = await opencodeImport(saved.path, {
+        cwd: context.cwd,
+        env: context.environment,
+      });
+      return { id: imported.id, path: OpencodeStore.defaultRoot(context.environment) };
+    } finally {
+      await rm(saved.path, { force: true });
+    }
   },
   programCheck: opencodeProgramCheck,
 };

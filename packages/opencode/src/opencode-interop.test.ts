@@ -6,7 +6,7 @@
 // sends their whole history, tool call and result included, to a loopback
 // stub. Controls show each check failing on a broken file. All offline,
 // under a temporary HOME/XDG tree.
-import { promises as fs, readFileSync, statSync } from "node:fs";
+import { existsSync, promises as fs, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { commonCodec, type Discovered, type Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -306,12 +306,14 @@ describe.skipIf(opencodeSkipReason !== undefined)(
       expect(store.root).toBe(box.database);
       const staging = new OpencodeStore({ env: box.env, staging: path.join(box.root, "staging") });
       const saved = await staging.save(opencodeCodec.fromCommon(transcript));
+      const ours = opencodeCodec.toCommon(opencodeCodec.parse(readText(saved.path)));
       const afterSave = opencodeHarness.afterSave;
       if (afterSave === undefined) throw new Error("opencodeHarness has no afterSave");
       const imported = await afterSave(saved, { environment: box.env, cwd: box.project });
       expect(imported.id).toBe(saved.id);
+      // The staged file was a hand-over only: import ran, so it is gone.
+      expect(existsSync(saved.path)).toBe(false);
       const back = opencodeCodec.toCommon(await store.load(imported.id));
-      const ours = opencodeCodec.toCommon(opencodeCodec.parse(readText(saved.path)));
       expect(back).toEqual({ ...ours, meta: { ...ours.meta, cwd: box.project } });
       expect(opencodeHarness.resumeCommand?.(imported.id)).toEqual([
         "opencode",

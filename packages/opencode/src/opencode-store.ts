@@ -35,6 +35,7 @@ import {
   loadSessionDocument,
   openReadOnly,
   type ReadOnlyDatabase,
+  sessionFootprint,
 } from "./opencode-sqlite.js";
 import { listStoredSessions, storedMessageCount } from "./opencode-storage.js";
 
@@ -165,7 +166,14 @@ export class OpencodeStore implements Store<OpencodeSession> {
     });
   }
 
-  /** Stage the export file `opencode import` takes; the database itself is never written. */
+  /**
+   * Stage the export file `opencode import` takes; the database itself is
+   * never written. `opencode import` replaces a session the database already
+   * holds (it upserts), so a session id found there is refused (CONFLICT,
+   * located at the database) unless `overwrite`. The staging file is only a
+   * hand-over: a later save replaces it, and the harness's afterSave removes
+   * it once import has run.
+   */
   async save(
     native: OpencodeSession,
     options: SaveOptions = {},
@@ -177,17 +185,40 @@ export class OpencodeStore implements Store<OpencodeSession> {
         `the session id ${JSON.stringify(id)} cannot name a file`,
         { harness },
       );
-    const target = path.join(this.staging, `${id}.json`);
+    if (options.overwrite !== true) {
+      const found = await this.#withDatabase((database) => sessionFootprint(database, id));
+      if (found !== undefined && (found.session || found.messages > 0 || found.parts > 0))
+        throw new TxcriptError(
+          "CONFLICT",
+          `OpenCode's database already holds session ${id} (${found.messages} messages); \`opencode import\` would replace it`,
+          {
+            harness,
+            location: { file: this.root },
+            hint: `open it with \`opencode --session ${id}\`, or pass --force to replace it`,
+          },
+        );
+    }
+    const target = this.#stagedFile(id);
     await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
     await writeFileAtomic(target, serializeOpencodeExport(native), {
       harness,
       root: this.staging,
-      ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }),
+      overwrite: true,
     });
     return { id, path: target };
   }
 
+  #stagedFile(id: string): string {
+    return path.join(this.staging, `${id}.json`);
+  }
+
+  /** Removes a session only staged (not imported yet); the database is never written. */
   async delete(id: string): Promise<void> {
+    const staged = safeSessionId.test(id) ? this.#stagedFile(id) : undefined;
+    if (staged !== undefined && existsSync(staged)) {
+      await fs.rm(staged, { force: true });
+      return;
+    }
     throw new TxcriptError(
       "REFUSED",
       `txcript does not write OpenCode's database, so it cannot delete ${id}`,

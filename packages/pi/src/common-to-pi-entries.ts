@@ -31,6 +31,8 @@ export interface Writer {
   parent: string | null;
   /** Pi tool name of each call id, for toolResult.toolName. */
   readonly toolNames: ReadonlyMap<string, string>;
+  /** The ids of the tool calls written so far on assistant entries: a result pairs only with one of these. */
+  readonly calls: Set<string>;
   /** Whether the last entry written was a tool result (the next one then reads back into its message). */
   lastWasResult: boolean;
   /** The message being written and its index (none before the first and after the last). */
@@ -110,6 +112,24 @@ export function userRun(writer: Writer, message: Message, run: Json[]): string {
   return entry(writer, "message", timestamp, {
     message: { role: "user", content: run, timestamp: millis(timestamp) },
   });
+}
+
+/**
+ * A result whose call is not an earlier assistant tool call, as the text
+ * written in its place (pi.orphan-result): pi would send it as a `tool`
+ * message without its call.
+ */
+export function orphanResultText(writer: Writer, block: Block & { type: "tool_result" }): Json {
+  warn(
+    writer.options,
+    piLoss.orphanResult,
+    "a tool result whose call is not an assistant tool call became text",
+  );
+  const content =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, harness);
+  return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${content}` };
 }
 
 export function resultEntry(

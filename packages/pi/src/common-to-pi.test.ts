@@ -251,9 +251,14 @@ describe("compactions that keep entries", () => {
 
   it("keeps nothing when the kept messages start with a result that joins earlier results", () => {
     const at = "2026-01-01T00:00:00.000Z";
-    const call = (id: string): Message => ({
+    // One assistant message calls both: each result pairs with an earlier call (pi.orphan-result).
+    const call = (...ids: string[]): Message => ({
       role: "assistant",
-      content: [{ type: "tool_use", id, tool: { name: "Bash", input: { command: id } } }],
+      content: ids.map((id) => ({
+        type: "tool_use",
+        id,
+        tool: { name: "Bash", input: { command: id } },
+      })),
       timestamp: at,
     });
     const result = (id: string, extra: Block[] = []): Message => ({
@@ -265,7 +270,7 @@ describe("compactions that keep entries", () => {
     const transcript: Transcript = {
       meta: { id: "joins", timestamp: at },
       messages: [
-        call("a"),
+        call("a", "b"),
         result("a"),
         ...kept,
         {

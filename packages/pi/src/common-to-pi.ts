@@ -27,6 +27,7 @@ import {
   compactionEntry,
   entry,
   millis,
+  orphanResultText,
   print,
   resultEntry,
   userRun,
@@ -59,7 +60,9 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
   // How many messages the entries read back as (consecutive results are one), and whether the context survives.
   let groups = 0;
   let contextLost = false;
-  const mergesWithPrevious = message.content[0]?.type === "tool_result" && writer.lastWasResult;
+  const first = message.content[0];
+  const mergesWithPrevious =
+    first?.type === "tool_result" && writer.calls.has(first.toolUseId) && writer.lastWasResult;
   for (const block of message.content) {
     switch (block.type) {
       case "text":
@@ -86,6 +89,11 @@ function* userEntries(writer: Writer, message: Message): Generator<string> {
         break;
       case "tool_result":
       case "compaction":
+        // A result whose call was made text (or never written) goes as text with it.
+        if (block.type === "tool_result" && !writer.calls.has(block.toolUseId)) {
+          add(orphanResultText(writer, block));
+          break;
+        }
         if (run !== undefined) {
           groups += 1;
           yield userRun(writer, message, run);
@@ -118,6 +126,7 @@ function* assistantEntries(writer: Writer, message: Message): Generator<string> 
     else {
       const written = assistantBlockToPi(block, options);
       if (written !== undefined) content.push(written);
+      if (block.type === "tool_use") writer.calls.add(block.id);
     }
   }
   const provider = messageProvider(message, options);
@@ -141,9 +150,15 @@ function* assistantEntries(writer: Writer, message: Message): Generator<string> 
   if (message.model === "")
     warn(options, piLoss.emptyModel, "an empty model name reads back as none");
   for (const block of after)
-    yield block.type === "tool_result"
-      ? resultEntry(writer, block, message.timestamp)
-      : compactionEntry(writer, block as Block & { type: "compaction" }, message.timestamp);
+    if (block.type === "tool_result" && !writer.calls.has(block.toolUseId))
+      // A result without its call: a user message of its text (pi.orphan-result).
+      yield userRun(writer, { role: "user", content: [], timestamp: message.timestamp }, [
+        orphanResultText(writer, block),
+      ]);
+    else
+      yield block.type === "tool_result"
+        ? resultEntry(writer, block, message.timestamp)
+        : compactionEntry(writer, block as Block & { type: "compaction" }, message.timestamp);
 }
 
 /**
@@ -312,6 +327,7 @@ export function* piLinesOf(
     entryId,
     parent: null,
     toolNames: plan.toolNames,
+    calls: new Set(),
     lastWasResult: false,
     message: undefined,
     index: -1,

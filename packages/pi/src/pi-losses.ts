@@ -133,6 +133,11 @@ export const piLoss = {
     "degraded",
     "A tool call on a user message becomes a text block: pi user messages hold text and images only.",
   ),
+  orphanResult: loss(
+    "pi.orphan-result",
+    "degraded",
+    "A tool result whose call is not an earlier assistant tool call (a call on a user message, written as text, or no call at all) becomes a text block too: pi would send it as a tool message without its call, which OpenAI-style APIs reject.",
+  ),
   userThinking: loss("pi.user-thinking", "unsupported", "Thinking on a user message is dropped."),
   userMessageFields: loss(
     "pi.user-message-fields",

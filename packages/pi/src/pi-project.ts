@@ -174,10 +174,21 @@ type Piece =
   | { kind: "result"; block: Block; timestamp: string }
   | { kind: "compaction"; block: Block; timestamp: string };
 
+// pi.orphan-result: a result whose call is not an earlier assistant tool
+// call reads back as the text `[tool result] <content>` (`[tool result
+// (error)]` for an error; content not a string as its JSON text).
+function orphanText(block: Block & { type: "tool_result" }): Block {
+  const content =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, "pi");
+  return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${content}` };
+}
+
 // pi.user-tool-use, pi.user-thinking, pi.user-message-fields, pi.message-shape:
 // a user message is runs of text and images (a tool call as its text, thinking
 // dropped), each tool result and each compaction an entry of its own.
-function userPieces(message: Message): Piece[] {
+function userPieces(message: Message, calls: ReadonlySet<string>): Piece[] {
   const pieces: Piece[] = [];
   let run: Block[] | undefined;
   const add = (item: Block) => {
@@ -199,7 +210,8 @@ function userPieces(message: Message): Piece[] {
         type: "text",
         text: `[tool call ${name} ${stringifyJson(input, undefined, "pi")}]`,
       });
-    } else if (block.type === "tool_result" || block.type === "compaction") {
+    } else if (block.type === "tool_result" && !calls.has(block.toolUseId)) add(orphanText(block));
+    else if (block.type === "tool_result" || block.type === "compaction") {
       flush();
       pieces.push(
         block.type === "tool_result"
@@ -216,8 +228,9 @@ function userPieces(message: Message): Piece[] {
 }
 
 // pi.assistant-image, pi.assistant-context, pi.result-on-assistant, pi.empty-model:
-// results and compactions follow the assistant entry; images and context go.
-function assistantPieces(message: Message): Piece[] {
+// results and compactions follow the assistant entry; images and context go;
+// a result without an earlier call (its own included) is a user message of its text.
+function assistantPieces(message: Message, calls: Set<string>): Piece[] {
   let provider: string | undefined;
   for (const block of message.content)
     if (
@@ -232,8 +245,17 @@ function assistantPieces(message: Message): Piece[] {
   for (const block of message.content) {
     if (block.type === "text") content.push(block);
     else if (block.type === "thinking") content.push(projectThinking(block, provider));
-    else if (block.type === "tool_use")
+    else if (block.type === "tool_use") {
       content.push({ type: "tool_use", id: block.id, tool: projectTool(block.tool) });
+      calls.add(block.id);
+    }
+  }
+  for (const block of message.content) {
+    if (block.type === "tool_result" && !calls.has(block.toolUseId))
+      after.push({
+        kind: "message",
+        message: { role: "user", content: [orphanText(block)], timestamp: message.timestamp },
+      });
     else if (block.type === "tool_result")
       after.push({ kind: "result", block, timestamp: message.timestamp });
     else if (block.type === "compaction")
@@ -284,8 +306,11 @@ export function piProject(transcript: Transcript): Transcript {
   const landing: (number | undefined)[] = [];
   const joins: boolean[] = [];
   let results: Message | undefined;
+  /** The assistant tool calls so far: a result pairs only with one of these. */
+  const calls = new Set<string>();
   for (const [index, message] of source.entries()) {
-    const pieces = message.role === "user" ? userPieces(message) : assistantPieces(message);
+    const pieces =
+      message.role === "user" ? userPieces(message, calls) : assistantPieces(message, calls);
     joins[index] = pieces[0]?.kind === "result" && results !== undefined;
     for (const [ordinal, piece] of pieces.entries()) {
       if (piece.kind === "result") {

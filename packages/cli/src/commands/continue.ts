@@ -135,10 +135,13 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     .catch(async (error) => {
       if (TxcriptError.isInstance(error) && error.code === "CONFLICT") {
         const existing = error.location.file;
+        // A store that is one database (OpenCode) names it: the id is the one just written.
         const id =
           existing === undefined
             ? copy.meta.id
-            : sessionIdOf(target, await fs.readFile(existing, "utf8").catch(() => ""), existing);
+            : existing === store.root
+              ? sessionIdOf(target, target.codec.serialize(native), existing)
+              : sessionIdOf(target, await fs.readFile(existing, "utf8").catch(() => ""), existing);
         throw new TxcriptError("CONFLICT", `this session was already continued in ${target.id}`, {
           location: error.location,
           hint: `resume it with \`${(target.resumeCommand?.(id) ?? []).join(" ")}\`, or pass --force to write it again`,
@@ -165,17 +168,24 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       settings,
       `verified with ${verified.program} ${verified.version} (${verified.path}): ${verified.detail}`,
     );
+  // A failed hand-over (OpenCode's import) leaves no archive this run made either.
   const resumable = target.afterSave
-    ? await target.afterSave(saved, { environment: io.env, cwd: directory })
+    ? await target
+        .afterSave(saved, { environment: io.env, cwd: directory })
+        .catch(async (error: unknown) => {
+          if (plan.archive !== undefined && plan.archiveCreated === true)
+            await fs.rm(plan.archive, { recursive: true, force: true }).catch(() => undefined);
+          throw error;
+        })
     : saved;
   await printWarnings(io, collector.warnings, settings);
-  await note(io, settings, `wrote ${target.id} session ${resumable.id} to ${saved.path}`);
+  await note(io, settings, `wrote ${target.id} session ${resumable.id} to ${resumable.path}`);
   const argv = target.resumeCommand?.(resumable.id) ?? [];
   const result = {
     command: "continue" as const,
     input: inputJson(input, transcript.meta.id),
     outputs: [
-      { harness: target.id, path: saved.path, sessionId: resumable.id },
+      { harness: target.id, path: resumable.path, sessionId: resumable.id },
       ...(plan.archive === undefined ? [] : [{ harness: "common", path: plan.archive }]),
     ],
     resumeCommand: argv,
