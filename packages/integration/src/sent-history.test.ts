@@ -199,3 +199,18 @@ describe("the recording model stub", () => {
     }
   });
 });
+
+describe("sentHistory: result texts", () => {
+  it("reads a structured result by its strings, not their JSON escapes", () => {
+    const sent = sentHistory("gemini", {
+      contents: [
+        { role: "model", parts: [{ functionCall: { id: "c1", name: "ls", args: {} } }] },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a\nb" } } }],
+        },
+      ],
+    });
+    expect(sent.results).toEqual([{ id: "c1", text: "a\nb" }]);
+  });
+});

@@ -72,7 +72,11 @@ function textOf(content: unknown): string {
       .join("\n");
   if (isObject(content)) {
     if (typeof content.text === "string") return content.text;
-    return JSON.stringify(content);
+    // A structured result ({output}, {error}, …): its strings, not their JSON escapes.
+    return Object.values(content)
+      .map((value) => textOf(value))
+      .filter((text) => text !== "")
+      .join("\n");
   }
   return content === undefined || content === null ? "" : JSON.stringify(content);
 }
