@@ -67,7 +67,7 @@ describe("docs/compatibility.md", () => {
           renderMatrix(
             run,
             new Date().toISOString().slice(0, 10),
-            continued && renderContinueSection(continued),
+            continued && renderContinueSection(continued, new Date().toISOString().slice(0, 10)),
           ),
         );
         return;

@@ -120,14 +120,17 @@ function column(cell: Pick<ContinueCell, "target" | "version">): string {
 export const continueHeading = "## What the target's model receives after `txcript continue`";
 
 /** The page section for a continue run (rows: sessions; columns: target × program version). */
-export function renderContinueSection(run: { cells: ContinueCell[]; skipped: string[] }): string {
+export function renderContinueSection(
+  run: { cells: ContinueCell[]; skipped: string[] },
+  when: string,
+): string {
   const columns = [...new Set(run.cells.map(column))];
   const sessions = [...new Set(run.cells.map((cell) => cell.session))];
   const passed = run.cells.filter((cell) => cell.ok).length;
   const lines = [
     continueHeading,
     "",
-    "Each session is continued with the built `txcript continue <session> --with <target>",
+    `Run on ${when}. Each session is continued with the built \`txcript continue <session> --with <target>`,
     "--no-resume --json` in a temporary HOME (fake keys, every proxy at 127.0.0.1:9), then the",
     "target's pinned program resumes it with one prompt against a recording model stub on",
     "127.0.0.1 (Anthropic Messages for `claude`, OpenAI Responses for `codex`, chat completions",
@@ -140,6 +143,11 @@ export function renderContinueSection(run: { cells: ContinueCell[]; skipped: str
     "(packages/integration/src/sent-history.ts). Otherwise `**fail**`, with the problems below.",
     "`real/…` rows are the shared real sessions (../shared/real), `fixtures/…` each harness's",
     "fixtures. CI runs the sessions marked † into the newest program of every target.",
+    "Every program runs offline: `claude` with ANTHROPIC_BASE_URL, `codex exec` with",
+    "`-c openai_base_url=…`, `pi -p` with a models.json provider, `opencode run` with a project",
+    "opencode.json provider, and `gemini -p` with GOOGLE_GEMINI_BASE_URL (API-key auth takes a",
+    "127.0.0.1 base URL in 0.61.0) and `-m gemini-2.5-flash` (with no model named, Gemini CLI",
+    "first asks a routing classifier, whose JSON answer the stub does not give).",
     "",
     `**${passed} of ${run.cells.length} cells pass.**`,
     "",
@@ -157,12 +165,24 @@ export function renderContinueSection(run: { cells: ContinueCell[]; skipped: str
   }
   const failures = run.cells.filter((cell) => !cell.ok);
   if (failures.length > 0) {
-    lines.push("", "Failures (the first problems of each; reproduce with the command shown):", "");
+    lines.push(
+      "",
+      "Failures (the first problems of each; `$TMP` is the check's temporary directory). One cell",
+      "reruns with `packages/integration/node_modules/.bin/tsx packages/integration/scripts/continue-cell.ts",
+      "<session> <target> [program]` after `pnpm build`.",
+      "",
+    );
     for (const cell of failures)
       lines.push(
         `- \`${cell.session}\` → ${column(cell)}: ${cell.problems
           .slice(0, 3)
-          .map((problem) => problem.replaceAll("|", "\\|").replaceAll("\n", " ").slice(0, 240))
+          .map((problem) =>
+            problem
+              .replace(/\/\S*txcript-continue-check-\w+/g, "$TMP")
+              .replaceAll("|", "\\|")
+              .replaceAll("\n", " ")
+              .slice(0, 240),
+          )
           .join("; ")}${cell.problems.length > 3 ? `; and ${cell.problems.length - 3} more` : ""}`,
       );
   }
