@@ -58,6 +58,9 @@ describe("expectedFrom", () => {
     const whole = expectedFrom(messages, undefined);
     expect(whole.userTexts.map((item) => item.ordinal)).toEqual([1, 6]);
     expect(whole.note).toBe(false);
+    // With --full, what precedes the compaction is meant to be sent, whatever the index says.
+    const full = expectedFrom(messages, index, true);
+    expect(full.userTexts.map((item) => item.ordinal)).toEqual([1, 6]);
   });
 });
 

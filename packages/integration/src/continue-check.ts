@@ -19,7 +19,7 @@
 // Nothing here reads txcript's writers: the expectation comes from the
 // source's Common and the archive index, the verdict from the request body.
 import { spawn } from "node:child_process";
-import { existsSync, promises as fs, readdirSync } from "node:fs";
+import { existsSync, promises as fs, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { programBin, programSkipReason } from "../../../scripts/real-programs.mjs";
@@ -63,6 +63,8 @@ export interface SessionInput {
   id?: string;
   /** The store tree to copy, and where it goes under HOME. */
   store?: { from: string; to: string };
+  /** More arguments for `txcript continue` (`--full`). */
+  args?: string[];
 }
 
 function listed(directory: string, harness: string, match: RegExp): SessionInput[] {
@@ -98,7 +100,7 @@ export function realSessions(): SessionInput[] {
           store: { from: storage, to: ".local/share/opencode/storage" },
         }))
     : [];
-  return [
+  const sessions = [
     ...listed(".", "amp", /^amp-export.*\.json$/),
     ...listed(".", "stream_json", /^amp-stream.*\.jsonl$/),
     ...listed("claude-code", "claude_code", /^(?!.*sidechain).*\.jsonl$/),
@@ -108,6 +110,20 @@ export function realSessions(): SessionInput[] {
     ...stored,
     ...listed("gemini", "gemini_cli", /\.jsonl?$/),
   ];
+  // Each compacted one again with --full: the whole history is then meant to be sent.
+  return sessions.flatMap((input) =>
+    input.file !== undefined && compacted(input.file)
+      ? [input, { ...input, name: `${input.name} --full`, args: ["--full"] }]
+      : [input],
+  );
+}
+
+/** Whether a session file records a compaction (each harness's marker, as its format doc names it). */
+function compacted(file: string): boolean {
+  const text = readFileSync(file, "utf8");
+  return /"subtype":\s*"compact_boundary"|"type":\s*"compacted"|"type":\s*"compaction"|"isCompactSummary":\s*true/.test(
+    text,
+  );
 }
 
 /** Why the real-session checks cannot run (undefined when they can). */
@@ -364,9 +380,16 @@ export function readIndex(text: string): { firstKept: number; cuts: Map<number, 
 }
 
 /** What the model should receive, from the whole conversation and the archive index (when there is one). */
-export function expectedFrom(messages: CommonMessage[], index: string | undefined): Expected {
-  const { firstKept, cuts } =
+export function expectedFrom(
+  messages: CommonMessage[],
+  index: string | undefined,
+  /** `--full` was given: nothing is meant to be left out before a compaction, whatever the index says. */
+  full = false,
+): Expected {
+  const read =
     index === undefined ? { firstKept: 1, cuts: new Map<number, string>() } : readIndex(index);
+  const firstKept = full ? 1 : read.firstKept;
+  const cuts = read.cuts;
   const expected: Expected = {
     userTexts: [],
     summaries: [],
@@ -514,7 +537,8 @@ export async function checkContinue(
   const bin = programBin(program) as string | undefined;
   const base = { continueStatus: null, programStatus: null, continueMs: 0, programMs: 0 };
   const source = input.file ?? input.id ?? "";
-  const command = `txcript continue ${source} --with ${target.harness} --no-resume --json`;
+  const extra = input.args ?? [];
+  const command = `txcript continue ${source} --with ${target.harness} --no-resume --json${extra.map((arg) => ` ${arg}`).join("")}`;
   if (bin === undefined) {
     const detail = `${program} is not installed: ${programSkipReason(program)}`;
     return { ok: false, detail, problems: [detail], ...base, command };
@@ -528,7 +552,7 @@ export async function checkContinue(
     }
     const continued = await runChild(
       process.execPath,
-      [cliBin, "continue", source, "--with", target.harness, "--no-resume", "--json"],
+      [cliBin, "continue", source, "--with", target.harness, "--no-resume", "--json", ...extra],
       { cwd: box.work, env: box.env, timeoutMs },
     );
     const result = { ...base, continueStatus: continued.status, continueMs: continued.ms, command };
@@ -561,7 +585,7 @@ export async function checkContinue(
       archive === undefined
         ? undefined
         : await fs.readFile(path.join(archive.path, "index.md"), "utf8").catch(() => "");
-    const expected = expectedFrom(whole.messages, index);
+    const expected = expectedFrom(whole.messages, index, extra.includes("--full"));
     const stub = await startModelStub({ limit: 40, lifetimeMs: timeoutMs + 10_000 });
     try {
       const resume = await resumeCommand(target.harness, box, session.sessionId, stub.origin);
