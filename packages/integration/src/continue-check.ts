@@ -100,7 +100,7 @@ export function realSessions(): SessionInput[] {
           store: { from: storage, to: ".local/share/opencode/storage" },
         }))
     : [];
-  const sessions = [
+  const sessions: SessionInput[] = [
     ...listed(".", "amp", /^amp-export.*\.json$/),
     ...listed(".", "stream_json", /^amp-stream.*\.jsonl$/),
     ...listed("claude-code", "claude_code", /^(?!.*sidechain).*\.jsonl$/),
