@@ -8,6 +8,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Cell, newest, probes, renderMatrix, runMatrix, versionOf } from "./compatibility.js";
+import { cliSkipReason } from "./continue-check.js";
+import { allSessions, renderContinueSection, runContinueMatrix } from "./continue-matrix.js";
 import { repoRoot } from "./workspace.js";
 
 const page = path.join(repoRoot, "docs/compatibility.md");
@@ -45,7 +47,29 @@ describe("docs/compatibility.md", () => {
       });
       for (const line of run.skipped) console.warn(`SKIPPED: ${line}`);
       if (full) {
-        writeFileSync(page, renderMatrix(run, new Date().toISOString().slice(0, 10)));
+        // What each target's model receives, on every real session and fixture
+        // (continue-matrix.ts); CI's cells of it run in continue-interop.test.ts.
+        const cliSkip = cliSkipReason();
+        if (cliSkip !== undefined) console.warn(`SKIPPED continue matrix: ${cliSkip}`);
+        const continued =
+          cliSkip === undefined
+            ? await runContinueMatrix({
+                sessions: allSessions(),
+                allVersions: true,
+                onCell: (cell) =>
+                  console.log(
+                    `${cell.ok ? "pass" : "FAIL"} ${cell.session} → ${cell.target} (${cell.version}): ${cell.detail}`,
+                  ),
+              })
+            : undefined;
+        writeFileSync(
+          page,
+          renderMatrix(
+            run,
+            new Date().toISOString().slice(0, 10),
+            continued && renderContinueSection(continued, new Date().toISOString().slice(0, 10)),
+          ),
+        );
         return;
       }
       const failures = run.cells.flatMap((cell) =>
@@ -72,7 +96,7 @@ describe("docs/compatibility.md", () => {
         }
       }
     },
-    full ? 3_600_000 : 1_200_000,
+    full ? 14_400_000 : 1_200_000,
   );
 });
 

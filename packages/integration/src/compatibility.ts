@@ -144,7 +144,12 @@ export async function runMatrix(options: {
 }
 
 /** docs/compatibility.md from a full run. */
-export function renderMatrix(run: Awaited<ReturnType<typeof runMatrix>>, when: string): string {
+export function renderMatrix(
+  run: Awaited<ReturnType<typeof runMatrix>>,
+  when: string,
+  /** The section of continue-matrix.ts (what the target's model receives), when it ran. */
+  continued?: string,
+): string {
   const lines = [
     "# Compatibility with the real programs",
     "",
@@ -182,6 +187,7 @@ export function renderMatrix(run: Awaited<ReturnType<typeof runMatrix>>, when: s
     if (failures.length > 0) lines.push("", "Failures:", "", ...failures);
     lines.push("");
   }
+  if (continued !== undefined) lines.push(continued);
   if (run.skipped.length > 0)
     lines.push("## Not run", "", ...run.skipped.map((line) => `- ${line}`), "");
   return `${lines.join("\n")}`;
