@@ -6,6 +6,7 @@ import { type Warning, writeFileAtomic } from "@txcript/core";
 import { type Io, write } from "./io.js";
 import { lossLines, type ReportSettings } from "./losses.js";
 import { clearStatus } from "./progress.js";
+import { terminalSafe } from "./terminal-text.js";
 
 const defaults: ReportSettings = { losses: "summary", quiet: false, json: false };
 
@@ -30,7 +31,8 @@ export async function writeOutput(
 export async function note(io: Io, settings: ReportSettings, line: string): Promise<void> {
   clearStatus();
   if (settings.quiet || settings.json) return;
-  await write(io.stderr, `txcript: ${line}\n`);
+  // Notes name paths, ids and directories a session recorded: made safe for the terminal.
+  await write(io.stderr, `txcript: ${terminalSafe(line)}\n`);
 }
 
 /** The loss report on stderr (see losses.ts); `file` names the input in a batch. */
@@ -46,5 +48,8 @@ export async function printWarnings(
   if (lines.length === 0) return;
   const prefix = file === undefined ? "txcript: " : `txcript: ${file}: `;
   const [first, ...rest] = lines;
-  await write(io.stderr, `${prefix}${first}\n${rest.map((line) => `${line}\n`).join("")}`);
+  await write(
+    io.stderr,
+    terminalSafe(`${prefix}${first}\n${rest.map((line) => `${line}\n`).join("")}`),
+  );
 }

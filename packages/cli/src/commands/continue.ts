@@ -17,6 +17,7 @@ import { sliceForCopy, splitRange } from "../range.js";
 import { redactIfAsked } from "../redaction.js";
 import { locate, withFile } from "../report.js";
 import { inputJson, printResult } from "../result.js";
+import { terminalSafe } from "../terminal-text.js";
 import { verifyWritten } from "../verify.js";
 import { checkWithProgram, findProgram } from "../verify-program.js";
 
@@ -203,7 +204,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   if (values["no-resume"] === true) {
     if (settings.json)
       await printResult(io, { ...result, resumed: { launched: false, status: null } });
-    else await write(io.stdout, `${argv.join(" ")}\n`);
+    else await write(io.stdout, `${terminalSafe(argv.join(" "))}\n`);
     return 0;
   }
   const status = await launch(io, target, resumable.id, directory, settings);
