@@ -1,8 +1,7 @@
 // Where a command's result goes: stdout, or a file written atomically that
 // is never clobbered without --force. Loss warnings go to stderr with counts.
-import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { type Warning, writeFileAtomic } from "@txcript/core";
+import { makeDirectory, type Warning, writeFileAtomic } from "@txcript/core";
 import { type Io, write } from "./io.js";
 import { lossLines, type ReportSettings } from "./losses.js";
 import { clearStatus } from "./progress.js";
@@ -22,7 +21,7 @@ export async function writeOutput(
     return;
   }
   const target = path.resolve(io.cwd, output);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await makeDirectory(path.dirname(target));
   await writeFileAtomic(target, text, { overwrite: force });
   await note(io, settings, `wrote ${output}`);
 }
