@@ -118,10 +118,16 @@ async function redactTexts(texts: readonly string[]): Promise<string[]> {
   });
 }
 
-/** A `since`/`until` argument as the index compares it (UTC ISO), or a tool error. */
+/**
+ * A `since`/`until` argument as the index compares it (UTC ISO), or a tool
+ * error: an ISO date (UTC midnight) or an ISO date-time with its zone.
+ */
 function dateArgument(name: string, text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  const time = readTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  const iso = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+  const time = iso.test(text)
+    ? readTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
+    : undefined;
   if (time === undefined)
     throw new TxcriptError("USAGE", `${name} must be a date or a date-time`, {
       hint: `got ${JSON.stringify(text)}; e.g. 2026-11-30 or 2026-11-30T12:00:00Z`,
