@@ -14,7 +14,7 @@ describe("claudeCodeHarness", () => {
     const transcript = fc.sample(transcriptArbitrary(), { numRuns: 1, seed: 7 })[0];
     if (transcript === undefined) throw new Error("no sample");
     expect(claudeCodeHarness.project(transcript)).toEqual(claudeCodeProject(transcript));
-    expect(claudeCodeHarness.resumeCommand?.("abc")).toEqual(["claude", "--resume", "abc"]);
+    expect(claudeCodeHarness.resumeCommand?.("abc")).toEqual(["claude", "--resume=abc"]);
     expect(claudeCodeHarness.store?.({}, "/tmp/x").root).toBe("/tmp/x");
   });
 

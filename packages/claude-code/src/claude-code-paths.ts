@@ -58,6 +58,7 @@ export interface ClaudeResumeCommand {
   readonly sessionId: string;
 }
 
+/** `claude --resume=<id>`: the `=` form keeps an id such as `-p` a value, never an option. */
 export function claudeResumeCommand(sessionId: string): ClaudeResumeCommand {
-  return { harness: "claude_code", argv: ["claude", "--resume", sessionId], sessionId };
+  return { harness: "claude_code", argv: ["claude", `--resume=${sessionId}`], sessionId };
 }

@@ -77,7 +77,7 @@ describe("ClaudeCodeStore", () => {
     expect(saved.path).toBe(path.join(root, "-Users-alice-src-app", `${saved.id}.jsonl`));
     const loaded = await store.load(saved.id);
     expect(claudeCodeCodec.serialize(loaded)).toBe(claudeCodeCodec.serialize(native));
-    expect(claudeResumeCommand(saved.id).argv).toEqual(["claude", "--resume", saved.id]);
+    expect(claudeResumeCommand(saved.id).argv).toEqual(["claude", `--resume=${saved.id}`]);
   });
 
   it("never clobbers unless asked", async () => {

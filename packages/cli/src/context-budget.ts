@@ -11,6 +11,7 @@ import {
   estimateTokens,
   fitToBudget,
   type Message,
+  makeDirectoryInside,
   type TokenCounter,
   type Transcript,
   TxcriptError,
@@ -254,10 +255,42 @@ const whatWords: Record<BudgetCut["what"], string> = {
  * continued session leaves out. Returns the note the continued session
  * carries about it.
  */
-/** Where the archive of a session goes: `<cwd>/.txcript/<id, made safe>`. */
+/**
+ * Where the archive of a session goes: `<cwd>/.txcript/<id, made safe>`. The
+ * name is one plain path component: no separator, and no leading dot (an id
+ * of `..` or `.` would otherwise name `.txcript`'s parent or itself).
+ */
 export function archiveDirectory(cwd: string, id: string): string {
-  const safe = id.replace(/[^\w.-]+/g, "_").slice(0, 120) || "session";
+  const safe =
+    id
+      .replace(/[^\w.-]+/g, "_")
+      .replace(/^\./, "_")
+      .slice(0, 120) || "session";
   return path.join(cwd, ".txcript", safe);
+}
+
+/**
+ * Make the archive's directory under `cwd`, never through a symbolic link
+ * (a `.txcript` link, or one in its place, is refused), with a `.gitignore`
+ * of `*` in `.txcript/` so `git add -A` in the project leaves the archive
+ * (the whole session, unredacted unless --redact) out. Returns whether the
+ * session's directory was made by this call.
+ */
+export async function makeArchiveDirectory(cwd: string, id: string): Promise<boolean> {
+  const directory = archiveDirectory(cwd, id);
+  const created = await makeDirectoryInside(cwd, directory);
+  const ignore = path.join(cwd, ".txcript", ".gitignore");
+  await writeFileAtomic(
+    ignore,
+    "# written by txcript: archives of continued sessions stay out of git\n*\n",
+    {
+      root: path.join(cwd, ".txcript"),
+    },
+  ).catch((error: unknown) => {
+    // One already there (ours, or the user's own) is kept as it is.
+    if (!(TxcriptError.isInstance(error) && error.code === "CONFLICT")) throw error;
+  });
+  return created;
 }
 
 /**
@@ -286,13 +319,14 @@ export async function writeArchive(
         }
       : whole;
   const directory = archiveDirectory(cwd, full.meta.id);
-  const created = options.created ?? !(await exists(directory));
-  await fs.mkdir(directory, { recursive: true });
+  const made = await makeArchiveDirectory(cwd, full.meta.id);
+  const created = options.created ?? made;
+  // The archive holds the whole session: readable by its owner only.
   if ("messages" in whole)
     await writeFileAtomic(
       path.join(directory, "transcript.common.json"),
       commonCodec.serialize(commonCodec.fromCommon(whole)),
-      { overwrite: true },
+      { overwrite: true, root: directory, mode: 0o600 },
     );
   // Line by line: a fit of a long session cuts hundreds of thousands of
   // messages, and their lines held at once (as template strings, each a
@@ -304,7 +338,11 @@ export async function writeArchive(
     for (const cut of leftOut.cuts)
       yield `- message #${cut.ordinal + leftOut.firstKept - 1}: ${whatWords[cut.what]} (${cut.tokens} tokens${cut.kept > 0 ? `, ${cut.kept} kept` : ""})\n`;
   };
-  await writeFileAtomic(path.join(directory, "index.md"), lines(), { overwrite: true });
+  await writeFileAtomic(path.join(directory, "index.md"), lines(), {
+    overwrite: true,
+    root: directory,
+    mode: 0o600,
+  });
   const relative = path.relative(cwd, directory) || directory;
   return {
     directory,

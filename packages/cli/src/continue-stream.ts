@@ -31,7 +31,13 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
+import {
+  archiveDirectory,
+  exists,
+  makeArchiveDirectory,
+  streamFitForTarget,
+  writeArchive,
+} from "./context-budget.js";
 import { fullNote, type Plan, withNote, withoutCompactions } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
@@ -182,7 +188,7 @@ export async function streamedCopy(
       ? fs.rm(archive, { recursive: true, force: true })
       : fs.rm(written, { force: true }));
   };
-  await fs.mkdir(archive, { recursive: true });
+  await makeArchiveDirectory(directory, meta.id);
   await writeFileAtomic(
     written,
     withFileEach(

@@ -19,6 +19,7 @@ import {
   type StreamJsonRecord,
 } from "@txcript/stream-json";
 import { type Io, write } from "./io.js";
+import { terminalSafeDeep } from "./terminal-text.js";
 
 /** The stdin chunks, with what was already read to sniff the format put back in front. */
 async function* prepend(head: Buffer, rest: Readable): AsyncGenerator<Uint8Array> {
@@ -73,7 +74,7 @@ class MessagePrinter {
   }
 
   header(meta: Meta): string {
-    const header = toText({ meta, messages: [] }, { color: this.#color });
+    const header = toText(terminalSafeDeep({ meta, messages: [] }), { color: this.#color });
     this.#headerLength = header.length;
     return header;
   }
@@ -88,7 +89,11 @@ class MessagePrinter {
       (subagent) => subagent.toolUseId !== undefined && calls.has(subagent.toolUseId),
     );
     const text = toText(
-      { meta, messages: [message], ...(linked.length > 0 ? { subagents: linked } : {}) },
+      terminalSafeDeep({
+        meta,
+        messages: [message],
+        ...(linked.length > 0 ? { subagents: linked } : {}),
+      }),
       { color: this.#color },
     ).slice(this.#headerLength);
     const first = `\n${this.#color ? "\u001b[1m" : ""}#1 `;
@@ -99,7 +104,9 @@ class MessagePrinter {
   /** Subagents no call is known to have spawned: after every message, as the whole view ends. */
   unlinked(meta: Meta, subagents: readonly Subagent[]): string {
     if (subagents.length === 0) return "";
-    const text = toText({ meta, messages: [], subagents: [...subagents] }, { color: this.#color });
+    const text = toText(terminalSafeDeep({ meta, messages: [], subagents: [...subagents] }), {
+      color: this.#color,
+    });
     return text.slice(this.#headerLength - 1);
   }
 }

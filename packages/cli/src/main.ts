@@ -10,6 +10,7 @@ import { commandHelp, mainHelp } from "./help.js";
 import { type Io, write } from "./io.js";
 import { clearStatus } from "./progress.js";
 import { exitCodeOf, formatError, formatStack } from "./report.js";
+import { terminalSafe } from "./terminal-text.js";
 
 type Command = (io: Io, parsed: Parsed) => Promise<number>;
 
@@ -77,7 +78,7 @@ export async function main(
   } catch (error) {
     // The reader went away (`txcript view … | head`): not an error of ours.
     if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return 0;
-    await write(io.stderr, `${formatError(error)}\n`);
+    await write(io.stderr, `${terminalSafe(formatError(error))}\n`);
     if (debug) await write(io.stderr, `${formatStack(error)}\n`);
     return exitCodeOf(error);
   }

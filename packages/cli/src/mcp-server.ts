@@ -3,13 +3,20 @@
 // agent to find and read past sessions. Nothing here writes a session. A bad
 // argument or a session that cannot be read is a tool error the model sees,
 // never a crash of the server.
+//
+// What it reads is bounded (docs/security.md): read_session takes a session
+// id (or unique prefix) of a session the stores discover, never a path, and
+// reads it only when it is a regular file within the input limit; since and
+// until must be dates. Secrets are replaced (@txcript/redact) in what
+// read_session and search_sessions return unless the call says redact: false.
 
+import { promises as fs } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Discovered } from "@txcript/core";
-import { toText } from "@txcript/core";
+import type { Discovered, Transcript } from "@txcript/core";
+import { readTimestamp, TxcriptError, toText } from "@txcript/core";
 import { z } from "zod";
 import { findHarness, stores } from "./harnesses.js";
-import { readInput, readTranscript } from "./input.js";
+import { findSession, readLocated, readTranscript } from "./input.js";
 import type { Io } from "./io.js";
 import { resolveRange, splitRange } from "./range.js";
 import { formatError } from "./report.js";
@@ -65,13 +72,81 @@ function rangesThatFit(sizes: number[], budget: number): string[] {
   return ranges;
 }
 
+/**
+ * The session a stored id (or a unique prefix of one) names, read: only
+ * sessions the stores discover, never a path, and only a regular file (a
+ * FIFO, device or link in a store is refused unread).
+ */
+async function readStored(io: Io, ref: string) {
+  const discovered = await findSession(ref, io);
+  const stat = await fs.lstat(discovered.path).catch(() => undefined);
+  if (!stat?.isFile())
+    throw new TxcriptError("REFUSED", "the stored session is not a regular file; it was not read", {
+      location: { file: discovered.path },
+    });
+  return readLocated(
+    {
+      kind: "file",
+      forced: findHarness(discovered.harness),
+      path: discovered.path,
+      shown: discovered.path,
+      size: stat.size,
+      mtime: stat.mtime,
+      discovered,
+    },
+    io,
+  );
+}
+
+/** `texts` with the secrets @txcript/redact finds replaced, in order. */
+async function redactTexts(texts: readonly string[]): Promise<string[]> {
+  if (texts.length === 0) return [];
+  const { redactTranscript } = await import("@txcript/redact");
+  const timestamp = "1970-01-01T00:00:00.000Z";
+  const carrier: Transcript = {
+    meta: { id: "mcp", timestamp },
+    messages: texts.map((text) => ({
+      role: "user" as const,
+      timestamp,
+      content: [{ type: "text" as const, text }],
+    })),
+  };
+  const { transcript } = await redactTranscript(carrier);
+  return transcript.messages.map((message, index) => {
+    const [block] = message.content;
+    return block?.type === "text" ? block.text : (texts[index] as string);
+  });
+}
+
+/**
+ * A `since`/`until` argument as the index compares it (UTC ISO), or a tool
+ * error: an ISO date (UTC midnight) or an ISO date-time with its zone.
+ */
+function dateArgument(name: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+  const time = iso.test(text)
+    ? readTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
+    : undefined;
+  if (time === undefined)
+    throw new TxcriptError("USAGE", `${name} must be a date or a date-time`, {
+      hint: `got ${JSON.stringify(text)}; e.g. 2026-11-30 or 2026-11-30T12:00:00Z`,
+    });
+  return time;
+}
+
 async function readSession(
   io: Io,
-  args: { ref: string; maxBytes?: number | undefined },
+  args: { ref: string; maxBytes?: number | undefined; redact?: boolean | undefined },
 ): Promise<ToolResult> {
   const budget = args.maxBytes ?? defaultReadBudget;
   const { ref, range } = splitRange(args.ref);
-  const { transcript } = await readTranscript(await readInput(ref, io));
+  const read = (await readTranscript(await readStored(io, ref))).transcript;
+  const transcript =
+    args.redact === false
+      ? read
+      : (await import("@txcript/redact").then(({ redactTranscript }) => redactTranscript(read)))
+          .transcript;
   const bounds =
     range === undefined
       ? { from: 1, to: transcript.messages.length }
@@ -145,6 +220,12 @@ export function createServer(io: Io, version: string): McpServer {
           .optional()
           .describe("only sessions updated at or after this ISO date-time"),
         until: z.string().optional().describe("only sessions updated before this ISO date-time"),
+        redact: z
+          .boolean()
+          .optional()
+          .describe(
+            "replace secrets (API keys, tokens, passwords) in titles and snippets (default true)",
+          ),
         limit: z
           .number()
           .int()
@@ -162,12 +243,20 @@ export function createServer(io: Io, version: string): McpServer {
             Object.entries({
               from: args.from === undefined ? undefined : findHarness(args.from).id,
               cwd: args.cwd,
-              since: args.since,
-              until: args.until,
+              since: dateArgument("since", args.since),
+              until: dateArgument("until", args.until),
               limit: args.limit,
             }).filter(([, value]) => value !== undefined),
           );
-          return ok(JSON.stringify(index.search(args.query, filters), null, 2));
+          const hits = index.search(args.query, filters);
+          if (args.redact === false) return ok(JSON.stringify(hits, null, 2));
+          const texts = await redactTexts(hits.flatMap((hit) => [hit.title ?? "", hit.snippet]));
+          const redacted = hits.map((hit, index) => ({
+            ...hit,
+            title: hit.title === null ? null : (texts[2 * index] as string),
+            snippet: texts[2 * index + 1] as string,
+          }));
+          return ok(JSON.stringify(redacted, null, 2));
         } finally {
           index.close();
         }
@@ -191,6 +280,12 @@ export function createServer(io: Io, version: string): McpServer {
           .max(2_000_000)
           .optional()
           .describe(`the most text to return (default ${defaultReadBudget} bytes)`),
+        redact: z
+          .boolean()
+          .optional()
+          .describe(
+            "replace secrets (API keys, tokens, passwords) with [redacted: kind] (default true)",
+          ),
       },
     },
     async (args) => {

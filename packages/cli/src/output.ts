@@ -1,11 +1,11 @@
 // Where a command's result goes: stdout, or a file written atomically that
 // is never clobbered without --force. Loss warnings go to stderr with counts.
-import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { type Warning, writeFileAtomic } from "@txcript/core";
+import { makeDirectory, type Warning, writeFileAtomic } from "@txcript/core";
 import { type Io, write } from "./io.js";
 import { lossLines, type ReportSettings } from "./losses.js";
 import { clearStatus } from "./progress.js";
+import { terminalSafe } from "./terminal-text.js";
 
 const defaults: ReportSettings = { losses: "summary", quiet: false, json: false };
 
@@ -21,7 +21,7 @@ export async function writeOutput(
     return;
   }
   const target = path.resolve(io.cwd, output);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await makeDirectory(path.dirname(target));
   await writeFileAtomic(target, text, { overwrite: force });
   await note(io, settings, `wrote ${output}`);
 }
@@ -30,7 +30,8 @@ export async function writeOutput(
 export async function note(io: Io, settings: ReportSettings, line: string): Promise<void> {
   clearStatus();
   if (settings.quiet || settings.json) return;
-  await write(io.stderr, `txcript: ${line}\n`);
+  // Notes name paths, ids and directories a session recorded: made safe for the terminal.
+  await write(io.stderr, `txcript: ${terminalSafe(line)}\n`);
 }
 
 /** The loss report on stderr (see losses.ts); `file` names the input in a batch. */
@@ -46,5 +47,8 @@ export async function printWarnings(
   if (lines.length === 0) return;
   const prefix = file === undefined ? "txcript: " : `txcript: ${file}: `;
   const [first, ...rest] = lines;
-  await write(io.stderr, `${prefix}${first}\n${rest.map((line) => `${line}\n`).join("")}`);
+  await write(
+    io.stderr,
+    terminalSafe(`${prefix}${first}\n${rest.map((line) => `${line}\n`).join("")}`),
+  );
 }

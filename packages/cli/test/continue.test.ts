@@ -61,7 +61,7 @@ describe("txcript continue --with claude_code", () => {
     expect(result.code).toBe(0);
     const [command, ...rest] = result.stdout.split("\n");
     expect(rest).toEqual([""]);
-    const id = /^claude --resume ([0-9a-f-]{36})$/.exec(command as string)?.[1];
+    const id = /^claude --resume=([0-9a-f-]{36})$/.exec(command as string)?.[1];
     expect(id).toBeDefined();
     const files = await listFiles(path.join(home.claudeConfig, "projects"));
     expect(files).toEqual([`${project.replace(/[/.\\:]/g, "-")}/${id}.jsonl`]);
@@ -90,7 +90,7 @@ describe("txcript continue --with claude_code", () => {
     expect(result.stderr).toContain(`launching ${script} --resume '${id}' in ${project}`);
   });
 
-  it("runs `claude --resume <id>` from PATH by default", async () => {
+  it("runs `claude --resume=<id>` from PATH by default", async () => {
     const { script, record } = await recorder();
     const fakeBin = path.join(home.root, "fake-bin");
     await fs.mkdir(fakeBin);
@@ -100,10 +100,11 @@ describe("txcript continue --with claude_code", () => {
       env: { PATH: fakeBin },
     });
     expect(result.code, result.stderr).toBe(0);
-    const [cwd, flag, id, ...rest] = (await fs.readFile(record, "utf8")).split("\n");
-    expect([cwd, flag, rest]).toEqual([project, "--resume", [""]]);
+    const [cwd, flag, ...rest] = (await fs.readFile(record, "utf8")).split("\n");
+    expect([cwd, rest]).toEqual([project, [""]]);
+    const id = flag?.replace(/^--resume=/, "");
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(result.stderr).toContain(`txcript: launching claude --resume ${id} in ${project}\n`);
+    expect(result.stderr).toContain(`txcript: launching claude --resume=${id} in ${project}\n`);
   });
 
   it("continues in the current directory when the recorded one does not exist here", async () => {
@@ -129,7 +130,7 @@ describe("txcript continue --with claude_code", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /txcript: cannot launch claude: not found \(the session is written; run `claude --resume [0-9a-f-]{36}` in /,
+      /txcript: cannot launch claude: not found \(the session is written; run `claude --resume=[0-9a-f-]{36}` in /,
     );
     expect(await listFiles(path.join(home.claudeConfig, "projects"))).toHaveLength(1);
   });
@@ -140,7 +141,7 @@ describe("txcript continue --with claude_code", () => {
     const second = await txcript(home, args);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(
-      /this session was already continued in claude_code \(resume it with `claude --resume [0-9a-f-]{36}`, or pass --force/,
+      /this session was already continued in claude_code \(resume it with `claude --resume=[0-9a-f-]{36}`, or pass --force/,
     );
     const forced = await txcript(home, [...args, "--force"]);
     expect(forced.code).toBe(0);
@@ -158,7 +159,7 @@ describe("txcript continue --with claude_code", () => {
     ]);
     expect(ranged.code).toBe(0);
     expect(ranged.stdout).not.toBe(whole.stdout);
-    const id = ranged.stdout.trim().split(" ").at(-1) as string;
+    const id = ranged.stdout.trim().split(/[ =]/).at(-1) as string;
     const view = await txcript(home, ["view", id]);
     expect(view.stdout).toContain("#3 user");
     expect(view.stdout).not.toContain("#4 ");
@@ -172,7 +173,7 @@ describe("txcript continue --with claude_code", () => {
 
   it("refuses to copy a session onto itself, even with --force, but forks a range", async () => {
     const first = await txcript(home, ["continue", source, "--with", "claude", "--no-resume"]);
-    const id = first.stdout.trim().split(" ").at(-1) as string;
+    const id = first.stdout.trim().split(/[ =]/).at(-1) as string;
     const [stored] = await listFiles(path.join(home.claudeConfig, "projects"));
     const file = path.join(home.claudeConfig, "projects", stored as string);
     const before = await digest(file);
@@ -186,7 +187,7 @@ describe("txcript continue --with claude_code", () => {
     ]);
     expect(again.code).toBe(2);
     expect(again.stderr).toBe(
-      `txcript: ${file}: this session is already in the claude_code store; nothing was written (resume it with \`claude --resume ${id}\`, or continue a range of it to fork a copy)\n`,
+      `txcript: ${file}: this session is already in the claude_code store; nothing was written (resume it with \`claude --resume=${id}\`, or continue a range of it to fork a copy)\n`,
     );
     expect(await digest(file)).toBe(before);
     const fork = await txcript(home, ["continue", `${id}#1-3`, "--with", "claude", "--no-resume"]);
@@ -232,6 +233,29 @@ describe("txcript continue refusals write nothing and exit 2", () => {
     }
     expect(await listFiles(home.root)).toEqual(["work/sample.common.json"]);
   });
+  it("refuses a session whose id begins with -, before writing or launching anything", async () => {
+    const { script, record } = await recorder();
+    const hostile = path.join(home.work, "hostile.common.json");
+    for (const id of ["--yolo", "-p"]) {
+      const document = JSON.parse(await fs.readFile(source, "utf8"));
+      await fs.writeFile(hostile, JSON.stringify({ ...document, meta: { ...document.meta, id } }));
+      for (const target of ["claude_code", "codex", "pi", "gemini_cli", "opencode"]) {
+        const result = await txcript(home, ["continue", hostile, "--with", target], {
+          env: { [`TXCRIPT_${target.toUpperCase()}_RESUME_CMD`]: `${script} {id}` },
+        });
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(
+          `txcript: ${hostile}: the session id ${JSON.stringify(id)} begins with "-", which a program could take for an option; nothing was written`,
+        );
+      }
+    }
+    expect(existsSync(record)).toBe(false);
+    expect(await listFiles(home.root)).toEqual([
+      "record.sh",
+      "work/hostile.common.json",
+      "work/sample.common.json",
+    ]);
+  });
 });
 
 const realExport = path.join(realRoot, "amp-export-convo.json");
@@ -252,7 +276,7 @@ describeReal("continue on the real Amp export (../shared/real/amp-export-convo.j
       "--no-resume",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const id = result.stdout.trim().split(" ").at(-1) as string;
+    const id = result.stdout.trim().split(/[ =]/).at(-1) as string;
     expect(await digest(realExport)).toBe(before);
     const [file] = await listFiles(path.join(home.claudeConfig, "projects"));
     expect(file).toBe(`${home.work.replace(/[/.\\:]/g, "-")}/${id}.jsonl`);

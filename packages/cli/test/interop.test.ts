@@ -110,7 +110,7 @@ describe.each(inputs)("continue $name --with claude_code --no-resume", ({ file }
   async function continueIt(): Promise<{ id: string; configCopy: string }> {
     const result = await txcript(home, ["continue", file, "--with", "claude_code", "--no-resume"]);
     expect(result.code, result.stderr).toBe(0);
-    const id = result.stdout.trim().split(" ").at(-1) as string;
+    const id = result.stdout.trim().split(/[ =]/).at(-1) as string;
     // Claude Code appends to the session it resumes: probe a copy.
     const configCopy = path.join(home.root, "claude-copy");
     await fs.cp(home.claudeConfig, configCopy, { recursive: true });

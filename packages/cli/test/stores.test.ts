@@ -20,7 +20,7 @@ async function storeSample(id: string, cwd: string, minute: number): Promise<str
   await fs.writeFile(file, JSON.stringify(document));
   const result = await txcript(home, ["continue", file, "--with", "claude_code", "--no-resume"]);
   expect(result.code, result.stderr).toBe(0);
-  const written = result.stdout.trim().split(" ").at(-1) as string;
+  const written = result.stdout.trim().split(/[ =]/).at(-1) as string;
   const stored = (await fs.readdir(path.join(home.claudeConfig, "projects"), { recursive: true }))
     .map(String)
     .find((name) => name.endsWith(`${written}.jsonl`)) as string;

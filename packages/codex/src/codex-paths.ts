@@ -62,7 +62,11 @@ export function rolloutIdOf(fileName: string): string | undefined {
   return match?.[2]?.toLowerCase();
 }
 
-/** How to resume a session in Codex: run `argv` in the session's cwd. */
+/**
+ * How to resume a session in Codex: run `argv` in the session's cwd. The id
+ * follows `--`, so clap reads it as the SESSION_ID positional even when it
+ * begins with `-`.
+ */
 export function codexResumeCommand(sessionId: string): string[] {
-  return ["codex", "resume", sessionId];
+  return ["codex", "resume", "--", sessionId];
 }

@@ -31,12 +31,13 @@ describe("@txcript/codex", () => {
     ]);
   });
 
-  it("is one harness: codex resume <id>, the CODEX_HOME store, chunks that are the written text", () => {
+  it("is one harness: codex resume -- <id>, the CODEX_HOME store, chunks that are the written text", () => {
     const registry = new HarnessRegistry([codex.codexHarness]);
     expect(registry.find("codex-cli")).toBe(codex.codexHarness);
     expect(codex.codexHarness.resumeCommand?.("019a93b9-f380-7600-98ff-940e6b99603c")).toEqual([
       "codex",
       "resume",
+      "--",
       "019a93b9-f380-7600-98ff-940e6b99603c",
     ]);
     expect(codex.codexHarness.store?.({ CODEX_HOME: "/tmp/codex-home" }).root).toBe(

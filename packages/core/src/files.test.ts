@@ -5,9 +5,18 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TxcriptError } from "./errors.js";
-import { assertInside, readHead, textPieces, writeFileAtomic } from "./files.js";
+import {
+  assertInside,
+  makeDirectory,
+  makeDirectoryInside,
+  readHead,
+  temporaryPrefix,
+  textPieces,
+  writeFileAtomic,
+} from "./files.js";
 
 // The child processes load TypeScript source through tsx, resolved from this package.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -168,5 +177,151 @@ describe("writeFileAtomic with text in slices", () => {
     }
     await expect(writeFileAtomic(target, broken())).rejects.toBe(plain);
     expect(await fs.readdir(directory)).toEqual([]);
+  });
+});
+
+describe("writeFileAtomic: what an interrupted or hostile write leaves (issue 33, item 6)", () => {
+  const moduleUrl = new URL("./files.ts", import.meta.url).href;
+  /**
+   * A child that writes 64 MiB in 1 MiB slices and, at the 8th slice (mid-write,
+   * the temporary file open and part written), sends itself `signal`. The
+   * signal is taken at the next await of the write: no timing involved.
+   */
+  function interrupted(target: string, signal: string) {
+    const script = `
+      const { writeFileAtomic } = await import(${JSON.stringify(moduleUrl)});
+      const slices = function* () {
+        for (let index = 0; index < 64; index += 1) {
+          if (index === 8) process.kill(process.pid, ${JSON.stringify(signal)});
+          yield "x".repeat(1 << 20);
+        }
+      };
+      await writeFileAtomic(${JSON.stringify(target)}, slices());
+      console.log("finished");`;
+    return new Promise<{ code: number | null; signal: string | null; stdout: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          ["--import", tsxLoader, "--input-type=module", "-e", script],
+          (_error, stdout) => resolve({ code: child.exitCode, signal: child.signalCode, stdout }),
+        );
+      },
+    );
+  }
+
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+    it(`${signal} mid-write: the process ends by the signal and no temporary file remains`, async () => {
+      const target = path.join(directory, "big.json");
+      const result = await interrupted(target, signal);
+      expect(result.stdout).toBe("");
+      expect(result.signal).toBe(signal);
+      expect(await fs.readdir(directory)).toEqual([]);
+    }, 60_000);
+
+  it("kill -9 mid-write leaves the temporary file; the next write of that target removes it", async () => {
+    const target = path.join(directory, "big.json");
+    const result = await interrupted(target, "SIGKILL");
+    expect(result.signal).toBe("SIGKILL");
+    const [left] = await fs.readdir(directory);
+    expect(left).toMatch(/^\.big\.json\.\d+\.[0-9a-f]{12}\.tmp$/);
+    // A temporary file of a process that still runs (this one's parent) is kept.
+    const alive = path.join(directory, `.big.json.${process.ppid}.0123456789ab.tmp`);
+    await fs.writeFile(alive, "in progress");
+    await writeFileAtomic(target, "whole");
+    expect((await fs.readdir(directory)).sort()).toEqual([path.basename(alive), "big.json"]);
+    expect(await fs.readFile(target, "utf8")).toBe("whole");
+  }, 60_000);
+
+  it("refuses to replace a FIFO, even with overwrite, and leaves it a FIFO", async () => {
+    const fifo = path.join(directory, "pipe");
+    await promisify(execFile)("mkfifo", [fifo]);
+    for (const overwrite of [false, true]) {
+      const error = await writeFileAtomic(fifo, "x", { overwrite }).catch((caught) => caught);
+      expect(TxcriptError.isInstance(error) && [error.code, error.message]).toEqual([
+        "UNSAFE_PATH",
+        "refusing to replace a FIFO, even with --force",
+      ]);
+    }
+    expect((await fs.lstat(fifo)).isFIFO()).toBe(true);
+    expect(await fs.readdir(directory)).toEqual(["pipe"]);
+  });
+
+  it("refuses a directory as the target, with an IO error", async () => {
+    await fs.mkdir(path.join(directory, "dir"));
+    const error = await writeFileAtomic(path.join(directory, "dir"), "x", {
+      overwrite: true,
+    }).catch((caught) => caught);
+    expect(TxcriptError.isInstance(error) && error.code).toBe("IO");
+  });
+
+  it("writes a target whose name fits NAME_MAX though name and temporary suffix do not", async () => {
+    for (const name of [
+      `${"n".repeat(250)}.json`,
+      `${"é".repeat(123)}.json`,
+      `${"😀".repeat(62)}.jsonl`,
+    ]) {
+      expect(Buffer.byteLength(name)).toBeGreaterThan(233);
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+      const target = path.join(directory, name);
+      await writeFileAtomic(target, "data");
+      await writeFileAtomic(target, "again", { overwrite: true });
+      expect(await fs.readFile(target, "utf8")).toBe("again");
+    }
+    expect(await fs.readdir(directory)).toHaveLength(3);
+  });
+
+  it("gives every temporary name at most 255 bytes, distinct for distinct long names", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", minLength: 1, maxLength: 300, size: "max" }), (base) => {
+        const prefix = temporaryPrefix(base);
+        expect(Buffer.byteLength(`${prefix}4194304.0123456789ab.tmp`)).toBeLessThanOrEqual(255);
+        expect(prefix.startsWith(".")).toBe(true);
+        expect(prefix).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+      }),
+    );
+    expect(temporaryPrefix(`${"a".repeat(240)}1`)).not.toBe(temporaryPrefix(`${"a".repeat(240)}2`));
+  });
+
+  it("maps EACCES, EPERM and EROFS to an IO error that names the path", async () => {
+    for (const [code, reason] of [
+      ["EACCES", "permission denied"],
+      ["EPERM", "permission denied"],
+      ["EROFS", "read-only file system"],
+    ]) {
+      vi.spyOn(fs, "mkdir").mockRejectedValueOnce(
+        Object.assign(new Error(`${code}: failed, mkdir`), { code }),
+      );
+      const error = await makeDirectory(path.join(directory, "deny")).catch((caught) => caught);
+      expect(
+        TxcriptError.isInstance(error) && [error.code, error.message, error.location.file],
+      ).toEqual(["IO", `cannot write: ${reason}`, path.join(directory, "deny")]);
+    }
+  });
+});
+
+describe("makeDirectoryInside", () => {
+  it("makes the directories under the root and refuses a symbolic link among them", async () => {
+    const outside = path.join(directory, "outside");
+    const root = path.join(directory, "root");
+    await fs.mkdir(outside);
+    await fs.mkdir(root);
+    expect(await makeDirectoryInside(root, path.join(root, "a", "b"))).toBe(true);
+    expect(await makeDirectoryInside(root, path.join(root, "a", "b"))).toBe(false);
+    await fs.symlink(outside, path.join(root, "link"));
+    for (const inner of [path.join(root, "link"), path.join(root, "link", "deeper")]) {
+      const error = await makeDirectoryInside(root, inner).catch((caught) => caught);
+      expect(TxcriptError.isInstance(error) && [error.code, error.location.file]).toEqual([
+        "UNSAFE_PATH",
+        path.join(root, "link"),
+      ]);
+    }
+    await fs.writeFile(path.join(root, "file"), "");
+    expect(await codeOf(makeDirectoryInside(root, path.join(root, "file", "x")))).toBe(
+      "UNSAFE_PATH",
+    );
+    expect(await codeOf(makeDirectoryInside(root, path.join(root, "..", "escape")))).toBe(
+      "UNSAFE_PATH",
+    );
+    expect(await fs.readdir(outside)).toEqual([]);
   });
 });

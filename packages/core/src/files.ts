@@ -1,8 +1,8 @@
 // File-system primitives the stores and the CLI share: atomic writes that
 // never clobber unless asked, path-safety checks, and cheap head reads for
 // discovery. Errors are TxcriptError (CONFLICT, UNSAFE_PATH, IO).
-import { randomBytes } from "node:crypto";
-import { constants, promises as fs } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { constants, promises as fs, type Stats, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError } from "./errors.js";
 
@@ -11,6 +11,8 @@ export interface WriteAtomicOptions {
   overwrite?: boolean;
   /** When set, the target must resolve inside this directory. */
   root?: string;
+  /** The new file's mode (default 0o644). */
+  mode?: number;
   harness?: string;
 }
 
@@ -78,6 +80,129 @@ async function writeContent(handle: fs.FileHandle, content: AtomicContent): Prom
   await writeAll(handle, buffer.subarray(0, used));
 }
 
+/** The longest file name most file systems take (NAME_MAX), in bytes. */
+const nameMax = 255;
+
+/**
+ * The part of a temporary file's name that comes from its target:
+ * `.<target name>.` when the whole temporary name fits NAME_MAX, else the
+ * name cut (on a character boundary) and a hash of the whole, so a long
+ * target name that fits on its own still gets a temporary file.
+ */
+export function temporaryPrefix(base: string): string {
+  // `.<pid>.<12 hex>.tmp`: a pid has at most 7 digits on Linux (pid_max 4194304).
+  const suffixBytes = ".4194304.0123456789ab.tmp".length;
+  if (Buffer.byteLength(`.${base}.`) + suffixBytes <= nameMax) return `.${base}.`;
+  const hash = createHash("sha256").update(base).digest("hex").slice(0, 16);
+  let cut = base;
+  while (Buffer.byteLength(`.${cut}~${hash}.`) + suffixBytes > nameMax)
+    cut = cut.slice(0, cut.length - 1);
+  // Never end on half a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `.${cut}~${hash}.`;
+}
+
+function temporaryName(target: string): string {
+  const prefix = temporaryPrefix(path.basename(target));
+  return path.join(
+    path.dirname(target),
+    `${prefix}${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+}
+
+/**
+ * Temporary files being written now. A SIGINT, SIGTERM or SIGHUP (and an
+ * exit mid-write) removes them before the process ends; kill -9 cannot be
+ * caught, and a later write of the same target removes what it left
+ * (removeStaleTemporaries).
+ */
+const liveTemporaries = new Set<string>();
+const cleanupSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function removeLiveTemporaries(): void {
+  for (const file of liveTemporaries) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Already gone (renamed into place, or removed by the failing write).
+    }
+  }
+  liveTemporaries.clear();
+}
+
+function onCleanupSignal(signal: NodeJS.Signals): void {
+  removeLiveTemporaries();
+  stopCleanup();
+  // End as the signal would have ended the process, unless someone else handles it.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function startCleanup(): void {
+  if (liveTemporaries.size > 0) return;
+  for (const signal of cleanupSignals) process.on(signal, onCleanupSignal);
+  process.on("exit", removeLiveTemporaries);
+}
+
+function stopCleanup(): void {
+  for (const signal of cleanupSignals) process.off(signal, onCleanupSignal);
+  process.off("exit", removeLiveTemporaries);
+}
+
+function trackTemporary(file: string): void {
+  startCleanup();
+  liveTemporaries.add(file);
+}
+
+function untrackTemporary(file: string): void {
+  liveTemporaries.delete(file);
+  if (liveTemporaries.size === 0) stopCleanup();
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Remove the temporary files an earlier write of `target` left when its
+ * process was killed outright (kill -9, a crash): those of this target's
+ * name whose process no longer runs on this machine. Best effort.
+ */
+export async function removeStaleTemporaries(target: string): Promise<string[]> {
+  const prefix = temporaryPrefix(path.basename(target));
+  const directory = path.dirname(target);
+  const removed: string[] = [];
+  const names = await fs.readdir(directory).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || processRuns(pid)) continue;
+    const file = path.join(directory, name);
+    const stat = await fs.lstat(file).catch(() => undefined);
+    if (!stat?.isFile()) continue;
+    await fs.unlink(file).then(
+      () => removed.push(file),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+function specialKind(stat: Stats): string | undefined {
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return undefined;
+}
+
 /**
  * Write `content` to `target` atomically: a temporary file in the same
  * directory, flushed, then linked (no-clobber: two racing writers cannot
@@ -100,6 +225,21 @@ export async function writeFileAtomic(
       location: { file: target },
     });
   }
+  const special = existing === undefined ? undefined : specialKind(existing);
+  if (special !== undefined) {
+    // Renaming over it would replace the device or pipe itself (as root, /dev/null).
+    throw new TxcriptError("UNSAFE_PATH", `refusing to replace ${special}, even with --force`, {
+      ...harness,
+      location: { file: target },
+      hint: "write to a regular file, or to stdout (-o -) and redirect that",
+    });
+  }
+  if (existing?.isDirectory()) {
+    throw new TxcriptError("IO", "cannot write: is a directory", {
+      ...harness,
+      location: { file: target },
+    });
+  }
   if (existing && !options.overwrite) {
     throw new TxcriptError("CONFLICT", "the target already exists", {
       ...harness,
@@ -107,17 +247,15 @@ export async function writeFileAtomic(
       hint: "pass --force (or overwrite: true) to replace it",
     });
   }
-  const directory = path.dirname(target);
-  const temporary = path.join(
-    directory,
-    `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
-  );
+  await removeStaleTemporaries(target);
+  const temporary = temporaryName(target);
   let handle: fs.FileHandle | undefined;
+  trackTemporary(temporary);
   try {
     handle = await fs.open(
       temporary,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      0o644,
+      options.mode ?? 0o644,
     );
     await writeContent(handle, content);
     await handle.sync();
@@ -144,6 +282,65 @@ export async function writeFileAtomic(
       });
     }
     throw ioError(cause, target, "write", options.harness);
+  } finally {
+    untrackTemporary(temporary);
+  }
+}
+
+/**
+ * Make `directory` and every directory between `root` and it, never
+ * following a symbolic link: a component that exists as a link or as
+ * something other than a directory is refused (UNSAFE_PATH), and a failure
+ * is an IO error naming the path. `root` itself is made as given. Returns
+ * whether `directory` was made by this call.
+ */
+export async function makeDirectoryInside(
+  root: string,
+  directory: string,
+  harness?: string,
+): Promise<boolean> {
+  const base = path.resolve(root);
+  const relative = path.relative(base, path.resolve(directory));
+  if (relative.startsWith("..") || path.isAbsolute(relative))
+    assertInside(root, directory, harness);
+  await makeDirectory(base, harness);
+  let current = base;
+  let created = false;
+  for (const part of relative === "" ? [] : relative.split(path.sep)) {
+    current = path.join(current, part);
+    created = await fs.mkdir(current).then(
+      () => true,
+      (cause: NodeJS.ErrnoException) => {
+        if (cause.code !== "EEXIST") throw ioError(cause, current, "write", harness);
+        return false;
+      },
+    );
+    if (created) continue;
+    const stat = await fs.lstat(current).catch((cause: unknown) => {
+      throw ioError(cause, current, "write", harness);
+    });
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new TxcriptError(
+        "UNSAFE_PATH",
+        stat.isSymbolicLink()
+          ? "refusing to write through a symbolic link"
+          : "expected a directory here",
+        {
+          ...(harness === undefined ? {} : { harness }),
+          location: { file: current },
+          hint: `nothing was written under ${current}`,
+        },
+      );
+  }
+  return created;
+}
+
+/** `mkdir -p directory`, with a failure as an IO error naming the path (never a raw EACCES). */
+export async function makeDirectory(directory: string, harness?: string): Promise<void> {
+  try {
+    await fs.mkdir(directory, { recursive: true });
+  } catch (cause) {
+    throw ioError(cause, directory, "write", harness);
   }
 }
 
@@ -172,11 +369,15 @@ export function ioError(
   const reason =
     code === "EACCES" || code === "EPERM"
       ? "permission denied"
-      : code === "ENOSPC"
-        ? "no space left on device"
-        : code === "EISDIR"
-          ? "is a directory"
-          : ((cause as Error | undefined)?.message ?? "failed");
+      : code === "EROFS"
+        ? "read-only file system"
+        : code === "ENAMETOOLONG"
+          ? "file name too long"
+          : code === "ENOSPC"
+            ? "no space left on device"
+            : code === "EISDIR"
+              ? "is a directory"
+              : ((cause as Error | undefined)?.message ?? "failed");
   return new TxcriptError("IO", `cannot ${action}: ${reason}`, base);
 }
 

@@ -38,8 +38,12 @@ export type { AtomicContent, WriteAtomicOptions } from "./files.js";
 export {
   assertInside,
   ioError,
+  makeDirectory,
+  makeDirectoryInside,
   readHead,
   readTextFile,
+  removeStaleTemporaries,
+  temporaryPrefix,
   textPieces,
   writeFileAtomic,
 } from "./files.js";

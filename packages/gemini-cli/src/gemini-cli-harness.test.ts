@@ -7,13 +7,12 @@ import { geminiCliHarness } from "./gemini-cli-harness.js";
 const now = new Date("2026-12-01T00:00:00.000Z");
 
 describe("geminiCliHarness", () => {
-  it("is named gemini_cli, alias gemini, and resumes with gemini --resume <id>", () => {
+  it("is named gemini_cli, alias gemini, and resumes with gemini --resume=<id>", () => {
     expect(geminiCliHarness.id).toBe("gemini_cli");
     expect(geminiCliHarness.aliases).toContain("gemini");
     expect(geminiCliHarness.resumeCommand?.("2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9")).toEqual([
       "gemini",
-      "--resume",
-      "2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
+      "--resume=2d9ea14f-1e4e-44f6-8bf5-7a7819cb1cd9",
     ]);
     expect(geminiCliHarness.continueRefusal).toBeUndefined();
   });

@@ -59,7 +59,11 @@ export function geminiSessionFileName(sessionId: string, startedAt: Date): strin
   return `session-${minute}-${sessionId.slice(0, 8)}.jsonl`;
 }
 
-/** `gemini --resume <id>`, to run in the project directory (resume only looks in that project). */
+/**
+ * `gemini --resume=<id>`, to run in the project directory (resume only looks in
+ * that project). The `=` form keeps an id such as `--yolo` a value (yargs takes
+ * what follows `=` verbatim), never an option.
+ */
 export function geminiResumeCommand(sessionId: string): string[] {
-  return ["gemini", "--resume", sessionId];
+  return ["gemini", `--resume=${sessionId}`];
 }

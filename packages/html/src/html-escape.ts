@@ -11,9 +11,19 @@ const entities: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** Text as HTML text: safe in element content and in a quoted attribute value. */
+/**
+ * Text as HTML text: safe in element content and in a quoted attribute value.
+ * A bidi embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) would
+ * make a line read in another order than it runs: it is shown as a visible
+ * mark, `<U+202E>`, instead (docs/security.md).
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => entities[character] as string);
+  return text
+    .replace(/[&<>"']/g, (character) => entities[character] as string)
+    .replace(
+      /[\u202a-\u202e\u2066-\u2069]/g,
+      (character) => `&lt;U+${(character.codePointAt(0) as number).toString(16).toUpperCase()}&gt;`,
+    );
 }
 
 /** Raster types a browser shows in <img> with no script context of their own. */

@@ -27,6 +27,23 @@ describe("escaping", () => {
     expect(decodeEntities(escapeHtml(hostileStrings.join("\n")))).toBe(hostileStrings.join("\n"));
   });
 
+  it("marks bidi embeddings, overrides and isolates visibly, in text and attributes alike", () => {
+    const session = smallSession();
+    const bidi = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069";
+    session.meta = { ...session.meta, title: `title ${bidi}`, cwd: `/w/${bidi}` };
+    session.messages.push({
+      role: "user",
+      timestamp: "2026-03-01T10:00:00.000Z",
+      content: [{ type: "text", text: `invoice\u202efdp.exe ${bidi}` }],
+    });
+    const page = renderHtml(session);
+    expect(page).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(page).toContain("invoice&lt;U+202E&gt;fdp.exe");
+    expect(escapeHtml(bidi)).toBe(
+      "&lt;U+202A&gt;&lt;U+202B&gt;&lt;U+202C&gt;&lt;U+202D&gt;&lt;U+202E&gt;&lt;U+2066&gt;&lt;U+2067&gt;&lt;U+2068&gt;&lt;U+2069&gt;",
+    );
+  });
+
   it("a hostile transcript yields no markup of its own: only the page's tags", () => {
     const page = renderHtml(hostileSession());
     expect(page).not.toMatch(/<script|<iframe|<svg|<b>/i);

@@ -51,7 +51,10 @@ export function opencodeStorageDir(env: Environment = process.env): string {
   return path.join(opencodeDataDir(env), "storage");
 }
 
-/** The argv that opens a session in OpenCode's TUI, run in the session's directory. */
+/**
+ * The argv that opens a session in OpenCode's TUI, run in the session's
+ * directory. `--session=<id>` keeps the id a value even when it begins with `-`.
+ */
 export function opencodeResumeCommand(id: string, bin = "opencode"): string[] {
-  return [bin, "--session", id];
+  return [bin, `--session=${id}`];
 }

@@ -58,7 +58,11 @@ export function piSessionFileName(timestamp: string, sessionId: string): string 
   return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }
 
-/** How to continue a session in pi: run `argv` in the session's cwd (pi finds it by id there first). */
+/**
+ * How to continue a session in pi: run `argv` in the session's cwd (pi finds it
+ * by id there first). pi's parser takes the argument after `--session` as its
+ * value whatever it begins with (it has no `--session=` form).
+ */
 export function piResumeCommand(sessionId: string): readonly string[] {
   return ["pi", "--session", sessionId];
 }

@@ -17,6 +17,7 @@ import { sliceForCopy, splitRange } from "../range.js";
 import { redactIfAsked } from "../redaction.js";
 import { locate, withFile } from "../report.js";
 import { inputJson, printResult } from "../result.js";
+import { terminalSafe } from "../terminal-text.js";
 import { verifyWritten } from "../verify.js";
 import { checkWithProgram, findProgram } from "../verify-program.js";
 
@@ -39,6 +40,23 @@ function refuseTarget(target: Harness): void {
       { hint: `use \`txcript convert <ref> --to ${target.id}\` for a file in its format` },
     );
   }
+}
+
+/**
+ * A session id that begins with `-` could be read as an option by the resume
+ * program (a custom TXCRIPT_<HARNESS>_RESUME_CMD, say): refused, before
+ * anything is written and again before anything is launched.
+ */
+function refuseOptionLikeId(id: string, file: string, outcome: string): void {
+  if (id.startsWith("-"))
+    throw new TxcriptError(
+      "REFUSED",
+      `the session id ${JSON.stringify(id)} begins with "-", which a program could take for an option; ${outcome}`,
+      {
+        location: { file },
+        hint: "a session id is a word, not an option: check where this session came from",
+      },
+    );
 }
 
 function shellQuote(text: string): string {
@@ -104,6 +122,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       ...(range === undefined ? {} : { id: `${ranged.meta.id}${range.text}` }),
     },
   };
+  refuseOptionLikeId(copy.meta.id, input.file, "nothing was written");
   // The writer's errors (a document too deep to print, say) name the input they come from.
   const native = withFile(input.file, () =>
     target.codec.fromCommon(copy, {
@@ -195,7 +214,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   if (values["no-resume"] === true) {
     if (settings.json)
       await printResult(io, { ...result, resumed: { launched: false, status: null } });
-    else await write(io.stdout, `${argv.join(" ")}\n`);
+    else await write(io.stdout, `${terminalSafe(argv.join(" "))}\n`);
     return 0;
   }
   const status = await launch(io, target, resumable.id, directory, settings);
@@ -238,6 +257,7 @@ async function launch(
   cwd: string,
   settings: ReportSettings,
 ): Promise<number> {
+  refuseOptionLikeId(id, cwd, "the session is written; nothing was launched");
   const template = io.env[resumeVariable(target)];
   const argv = target.resumeCommand?.(id) ?? [];
   const [command, args, shell] =

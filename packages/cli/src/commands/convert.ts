@@ -3,7 +3,7 @@
 // The batch reports a bad file and goes on; any failure makes the exit 1.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { TxcriptError, writeFileAtomic } from "@txcript/core";
+import { makeDirectory, makeDirectoryInside, TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
 import { detectHarness, findHarness, type Harness } from "../harnesses.js";
@@ -101,7 +101,7 @@ async function writeConverted(
     return;
   }
   const target = path.resolve(io.cwd, output);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await makeDirectory(path.dirname(target));
   await writeFileAtomic(target, slices, { overwrite: force });
   await note(io, settings, `wrote ${output}`);
 }
@@ -199,8 +199,9 @@ async function convertDirectory(
               ),
           });
       const target = path.join(outRoot, outputName(relative, to));
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await writeFileAtomic(target, converted.slices, { overwrite: options.force });
+      // Never through a symbolic link someone left in the output tree.
+      await makeDirectoryInside(outRoot, path.dirname(target));
+      await writeFileAtomic(target, converted.slices, { overwrite: options.force, root: outRoot });
       const warnings = converted.warnings();
       outputs.push({
         harness: to.id,

@@ -6,6 +6,7 @@ import { type Discovered, type SkippedFile, TxcriptError } from "@txcript/core";
 import { integerOption, type Parsed, stringOption } from "../args.js";
 import { findHarness, harnessList, stores } from "../harnesses.js";
 import { type Io, write } from "../io.js";
+import { terminalSafe, terminalSafeJson } from "../terminal-text.js";
 
 export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
   const from = stringOption(values, "from");
@@ -36,7 +37,7 @@ export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
       right.updatedAt.localeCompare(left.updatedAt) || left.id.localeCompare(right.id),
   );
   const shown = limit === undefined ? sessions : sessions.slice(0, limit);
-  if (values.json) await write(io.stdout, `${JSON.stringify(shown, null, 2)}\n`);
+  if (values.json) await write(io.stdout, `${terminalSafeJson(JSON.stringify(shown, null, 2))}\n`);
   else await write(io.stdout, formatTable(shown));
   if (skipped.length > 0) {
     const first = skipped
@@ -45,14 +46,16 @@ export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
       .join("; ");
     await write(
       io.stderr,
-      `txcript: skipped ${skipped.length} unreadable file${skipped.length === 1 ? "" : "s"} (${first}${skipped.length > 3 ? "; …" : ""})\n`,
+      terminalSafe(
+        `txcript: skipped ${skipped.length} unreadable file${skipped.length === 1 ? "" : "s"} (${first}${skipped.length > 3 ? "; …" : ""})`,
+      ) + "\n",
     );
   }
   return 0;
 }
 
 function oneLine(text: string | undefined, max: number): string {
-  const flat = (text ?? "").replace(/\s+/g, " ").trim();
+  const flat = terminalSafe((text ?? "").replace(/\s+/g, " ").trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -60,11 +63,11 @@ function formatTable(sessions: Discovered[]): string {
   if (sessions.length === 0) return "no sessions found\n";
   const rows = sessions.map((session) => [
     session.updatedAt.replace("T", " ").slice(0, 16),
-    session.harness,
-    session.id,
+    terminalSafe(session.harness),
+    terminalSafe(session.id).replace(/\s/g, " "),
     session.messageCount === undefined ? "" : String(session.messageCount),
     oneLine(session.title, 50),
-    session.cwd ?? "",
+    oneLine(session.cwd, Number.POSITIVE_INFINITY),
   ]);
   const header = ["UPDATED", "HARNESS", "ID", "MSGS", "TITLE", "CWD"];
   const widths = header.map((title, column) =>

@@ -15,6 +15,7 @@ import { reportSettings } from "../losses.js";
 import { writeOutput } from "../output.js";
 import { resolveRange, splitRange } from "../range.js";
 import { redactIfAsked } from "../redaction.js";
+import { terminalSafeDeep } from "../terminal-text.js";
 
 export async function viewCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
   const { ref, range } = splitRange(positionals[0] as string);
@@ -91,7 +92,8 @@ async function show(
     await writeOutput(io, page, output, values.force === true, settings);
     return 0;
   }
-  const text = toText(transcript, {
+  // The text is for a person at a terminal: nothing in the session may act on it.
+  const text = toText(terminalSafeDeep(transcript), {
     color: color && !toFile,
     ...(bounds === undefined ? {} : { range: bounds }),
   });
