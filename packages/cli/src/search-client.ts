@@ -19,6 +19,7 @@ import {
   type KeeperAddress,
   keeperAddress,
   keeperMode,
+  lockHeld,
 } from "./search-keeper-address.js";
 
 export { keeperMode };
@@ -159,6 +160,8 @@ export async function startKeeper(
     return;
   const address = keeperAddress(env, version);
   if (address === undefined || !usableDirectory(address, true, stderr)) return;
+  // A keeper holds this index already (one of another configuration, or busy): it would exit.
+  if (lockHeld(address.lock)) return;
   try {
     // Loaded here: a search the keeper answers starts no process.
     const { spawn } = await import("node:child_process");

@@ -1,6 +1,6 @@
 // The search keeper's address (search-keeper-address.ts): one socket per
 // index, in a private directory, and the hash that names it.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,9 @@ import {
   fnv1a64,
   keeperAddress,
   keeperMode,
+  lockHeld,
   privateDirectory,
+  startTimeOf,
 } from "./search-keeper-address.js";
 
 const env = { HOME: "/home/ada", XDG_RUNTIME_DIR: "/run/user/1000", TXCRIPT_SEARCH_KEEPER: "1" };
@@ -89,6 +91,28 @@ describe("the search keeper's address", () => {
         expect(directoryProblem(path.join(root, "none"), false)).toBe("missing");
         expect(privateDirectory(dir, false)).toBe(false);
         expect(privateDirectory(dir, true)).toBe(false);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "takes a lock as held only while the process it names (pid and start time) runs",
+    () => {
+      const root = mkdtempSync(path.join(tmpdir(), "txcript-keeper-"));
+      try {
+        const lock = path.join(root, "search.lock");
+        expect(lockHeld(lock)).toBe(false);
+        const started = startTimeOf(process.pid);
+        expect(started).toMatch(/^\d+$/);
+        writeFileSync(lock, `${process.pid} ${started}\n`);
+        expect(lockHeld(lock)).toBe(true);
+        // The same pid with another start time: a process that reused a dead keeper's pid.
+        writeFileSync(lock, `${process.pid} ${Number(started) + 1}\n`);
+        expect(lockHeld(lock)).toBe(false);
+        writeFileSync(lock, "not a lock");
+        expect(lockHeld(lock)).toBe(false);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

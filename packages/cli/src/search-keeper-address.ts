@@ -98,6 +98,38 @@ export function keeperAddress(
   return { dir, socket, lock: path.join(dir, `search-${key}.lock`), indexFile, roots, config };
 }
 
+/** A process's start time (/proc/<pid>/stat, field 22): with the pid, it names one process. */
+export function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+export function readLock(lock: string): string | undefined {
+  try {
+    return fs.readFileSync(lock, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process a lock names still runs (a stopped one does). */
+export function holderLives(content: string): boolean {
+  const [pid, started] = content.trim().split(" ");
+  const number = Number(pid);
+  if (!Number.isInteger(number) || number <= 0) return false;
+  return started !== undefined && startTimeOf(number) === started;
+}
+
+/** Whether a living keeper holds the lock file `lock` (then starting another is no use). */
+export function lockHeld(lock: string): boolean {
+  const content = readLock(lock);
+  return content !== undefined && holderLives(content);
+}
+
 /** FNV-1a, 64 bits, over a text's UTF-16 code units: 16 hex digits. */
 export function fnv1a64(text: string): string {
   const mask = (1n << 64n) - 1n;

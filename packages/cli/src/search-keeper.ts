@@ -40,7 +40,14 @@ import { SearchIndex } from "@txcript/search";
 import type { Io } from "./io.js";
 import type { KeeperRequest } from "./search-client.js";
 import { answerFromIndex } from "./search-fast.js";
-import { type KeeperAddress, keeperAddress, privateDirectory } from "./search-keeper-address.js";
+import {
+  holderLives,
+  type KeeperAddress,
+  keeperAddress,
+  privateDirectory,
+  readLock,
+  startTimeOf,
+} from "./search-keeper-address.js";
 
 /** Directories beyond which a store is compared on every query instead of watched. */
 const maxWatchedDirectories = 20_000;
@@ -71,32 +78,6 @@ type Identity = string;
 function identityOf(file: string): Identity | undefined {
   const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
   return stat === undefined ? undefined : `${stat.dev}:${stat.ino}:${stat.ctimeNs}`;
-}
-
-/** A process's start time (/proc/<pid>/stat, field 22): with the pid, it names one process. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function readLock(lock: string): string | undefined {
-  try {
-    return fs.readFileSync(lock, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the process a lock names still runs (a stopped one does). */
-function holderLives(content: string): boolean {
-  const [pid, started] = content.trim().split(" ");
-  const number = Number(pid);
-  if (!Number.isInteger(number) || number <= 0) return false;
-  return started !== undefined && startTimeOf(number) === started;
 }
 
 /**
