@@ -16,6 +16,7 @@ import { formatBytes, textTable } from "./lib/report.mjs";
 import { mergeResults, writeResults } from "./lib/results.mjs";
 import { ensureSearchCorpus } from "./lib/search-corpus.mjs";
 import { codexList } from "./lib/suite-codex-list.mjs";
+import { redactRecall } from "./lib/suite-redact.mjs";
 import { search } from "./lib/suite-search.mjs";
 import { streaming } from "./lib/suite-streaming.mjs";
 import { conversions, fuzz, listing, liveReader, peakMemory, startup } from "./lib/suites.mjs";
@@ -65,6 +66,7 @@ const suites = [
   { name: "live-reader", corpus: true, run: liveReader },
   { name: "fuzz", corpus: true, run: fuzz },
   { name: "search", run: search },
+  { name: "redact", run: redactRecall },
 ];
 // `--only a,b`: run these suites and merge their figures into bench/results.json.
 const onlyAt = process.argv.indexOf("--only");

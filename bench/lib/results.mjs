@@ -244,6 +244,12 @@ ${Object.entries(dirs)
   fast-check strings and JSON values; cases per second of \`codec.parse\`,
   as a ratio to \`JSON.parse\` of the same cases; any exception other than a
   TxcriptError is counted.
+- **redact**: the seeded planted-secret corpus of
+  packages/redact/src/planted-secrets.ts (fake secrets of the secretlint and
+  gitleaks kinds in every place a transcript holds text, and benign
+  look-alike lines) through the built \`redactTranscript\`; recall is the
+  share of secrets with no 10-character run of them left, false positives
+  the share of benign lines changed. Counts, not times.
 ${notes === "" ? "" : `\n${notes.trim()}\n`}`;
   await fs.writeFile(path.join(benchDir, "RESULTS.md"), text);
 }

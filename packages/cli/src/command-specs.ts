@@ -302,9 +302,9 @@ export const commandSpecs: CommandSpec[] = [
       "title and time, with a snippet where «the match» is marked.",
       "The index ($XDG_CACHE_HOME/txcript/search.sqlite) is brought up to date first:",
       "only sessions that changed are read again. --reindex rebuilds it.",
-      "On Linux, a search leaves a search keeper running (a background txcript that",
-      "watches the stores and answers the next searches; it exits after 10 idle",
-      "minutes). TXCRIPT_SEARCH_KEEPER=0 starts none.",
+      "On Linux, TXCRIPT_SEARCH_KEEPER=1 has a search leave a search keeper running",
+      "(one per index: a background txcript that watches the stores and answers the",
+      "next searches; it exits after 10 idle minutes). Off by default.",
     ],
     options: [
       { name: "from", value: "H", description: "only this harness's sessions" },

@@ -62,7 +62,10 @@ export function environmentVariables(): [string, string][] {
       "base of the search index ($XDG_CACHE_HOME/txcript/search.sqlite; default ~/.cache)",
     ],
     ["TXCRIPT_SEARCH_INDEX", "another file for the search index"],
-    ["TXCRIPT_SEARCH_KEEPER", "set to 0: searches neither ask nor start a search keeper"],
+    [
+      "TXCRIPT_SEARCH_KEEPER",
+      "set to 1: searches ask and start a search keeper (Linux; off by default)",
+    ],
     [
       "TXCRIPT_SEARCH_KEEPER_IDLE",
       "seconds a search keeper waits for a search before it exits (600)",

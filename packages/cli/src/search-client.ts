@@ -1,5 +1,5 @@
-// `txcript search <words…> [--json]` asks a running search keeper first
-// (search-keeper.ts): it holds the index open and watches every store's
+// `txcript search <words…> [--json]` asks a running search keeper first when
+// TXCRIPT_SEARCH_KEEPER=1 asks for one (search-keeper.ts; off by default): it holds the index open and watches every store's
 // directories, so it answers without the ~7,000 stats and the module loading
 // a search otherwise makes. This module is all a search answered by a keeper
 // loads (node's built-ins, the store roots, the index's file name).
@@ -14,10 +14,12 @@
 import * as net from "node:net";
 import type { Writable } from "node:stream";
 import {
+  directoryProblem,
   fastSearchArguments,
+  type KeeperAddress,
   keeperAddress,
   keeperMode,
-  privateDirectory,
+  lockHeld,
 } from "./search-keeper-address.js";
 
 export { keeperMode };
@@ -33,6 +35,25 @@ export interface KeeperRequest {
   stderrTTY: boolean;
   FORCE_COLOR?: string;
   NO_COLOR?: string;
+}
+
+let warned = false;
+
+/**
+ * Whether the keeper's socket directory can be used (made first when `create`). One that is
+ * not the user's own, or that others can enter (another user made it first), turns the keeper
+ * off, said once on stderr: silently off, a user who asked for a keeper would not know why.
+ */
+function usableDirectory(address: KeeperAddress, create: boolean, stderr: Writable): boolean {
+  const problem = directoryProblem(address.dir, create);
+  if (problem === undefined) return true;
+  if (problem !== "missing" && !warned) {
+    warned = true;
+    stderr.write(
+      `txcript: warning: no search keeper: ${problem}; remove it, or set XDG_RUNTIME_DIR to a directory of your own\n`,
+    );
+  }
+  return false;
 }
 
 /** How long the client waits for a keeper to take its query. */
@@ -56,7 +77,7 @@ export async function askKeeper(
   const wanted = fastSearchArguments(args);
   if (wanted === undefined) return undefined;
   const address = keeperAddress(env, version);
-  if (address === undefined || !privateDirectory(address.dir, false)) return undefined;
+  if (address === undefined || !usableDirectory(address, false, streams.stderr)) return undefined;
   const request: KeeperRequest = {
     v: 1,
     config: address.config,
@@ -133,11 +154,14 @@ export async function startKeeper(
   env: Record<string, string | undefined>,
   version: string,
   bin: string | undefined,
+  stderr: Writable = process.stderr,
 ): Promise<void> {
   if (bin === undefined || keeperMode(env) !== "on" || fastSearchArguments(args) === undefined)
     return;
   const address = keeperAddress(env, version);
-  if (address === undefined || !privateDirectory(address.dir, true)) return;
+  if (address === undefined || !usableDirectory(address, true, stderr)) return;
+  // A keeper holds this index already (one of another configuration, or busy): it would exit.
+  if (lockHeld(address.lock)) return;
   try {
     // Loaded here: a search the keeper answers starts no process.
     const { spawn } = await import("node:child_process");

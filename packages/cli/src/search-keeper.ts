@@ -18,8 +18,20 @@
 // and every minute, every store is compared once more.
 //
 // It exits by itself: idle for TXCRIPT_SEARCH_KEEPER_IDLE seconds (600), its
-// index replaced or deleted (a --reindex, a removed cache), its socket taken
-// or removed, or another keeper already listening.
+// index replaced or deleted (a --reindex, a removed cache), its socket or
+// lock taken or removed, a search of another txcript version, or another
+// keeper already serving the index.
+//
+// One keeper per user and index: the lock file beside the socket
+// (`search-<hash>.lock`, made with O_EXCL) names the process serving it (pid
+// and start time, so a reused pid is not taken for it). Only the lock's
+// holder makes or removes the socket; a lock whose process is gone is taken
+// over, one whose process lives (even stopped) is left alone, and the new
+// keeper exits. The socket is bound under a name of its own and renamed into
+// place, because libuv unlinks a Unix socket's bound path when its server
+// closes: bound at the shared name, a keeper closing after another took the
+// name would remove the other's socket. A keeper removes the socket and the
+// lock only while both are still its own.
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
@@ -28,7 +40,14 @@ import { SearchIndex } from "@txcript/search";
 import type { Io } from "./io.js";
 import type { KeeperRequest } from "./search-client.js";
 import { answerFromIndex } from "./search-fast.js";
-import { type KeeperAddress, keeperAddress, privateDirectory } from "./search-keeper-address.js";
+import {
+  holderLives,
+  type KeeperAddress,
+  keeperAddress,
+  privateDirectory,
+  readLock,
+  startTimeOf,
+} from "./search-keeper-address.js";
 
 /** Directories beyond which a store is compared on every query instead of watched. */
 const maxWatchedDirectories = 20_000;
@@ -53,11 +72,50 @@ const unwatchable = new Set([
   0x1021997, // V9FS (9p)
 ]);
 
-type Identity = `${number}:${number}`;
+type Identity = string;
 
+/** A file's device, inode and change time to the nanosecond: a file made in a freed inode differs. */
 function identityOf(file: string): Identity | undefined {
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  return stat === undefined ? undefined : `${stat.dev}:${stat.ino}`;
+  const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
+  return stat === undefined ? undefined : `${stat.dev}:${stat.ino}:${stat.ctimeNs}`;
+}
+
+/**
+ * Take the lock for this process: its content when taken, undefined when a living keeper holds
+ * it. A lock whose holder is gone is moved aside and taken; one moved aside by mistake (another
+ * keeper took the lock between our read and our move) is put back.
+ */
+function takeLock(lock: string): string | undefined {
+  const mine = `${process.pid} ${startTimeOf(process.pid) ?? "?"}\n`;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      fs.writeFileSync(lock, mine, { flag: "wx", mode: 0o600 });
+      return mine;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+    }
+    const held = readLock(lock);
+    if (held === undefined) continue;
+    if (holderLives(held)) return undefined;
+    const aside = `${lock}.${process.pid}.stale`;
+    try {
+      fs.renameSync(lock, aside);
+    } catch {
+      continue;
+    }
+    if (readLock(aside) !== held) {
+      // Not the stale lock we read: another keeper's, taken meanwhile. Put it back.
+      try {
+        fs.linkSync(aside, lock);
+      } catch {
+        // A third keeper's lock stands there now; the one moved aside sees it is not its own.
+      }
+      fs.rmSync(aside, { force: true });
+      return undefined;
+    }
+    fs.rmSync(aside, { force: true });
+  }
+  return undefined;
 }
 
 /** The nearest directory at or above `file` that exists. */
@@ -240,21 +298,47 @@ export async function serveKeeper(
     return 2;
   }
   const indexIdentity = identityOf(address.indexFile);
-  if (await listening(address.socket)) {
+  // One keeper per index: a living holder of the lock serves it (or is about to).
+  const lock = takeLock(address.lock);
+  if (lock === undefined) {
     index.close();
     return 0;
   }
-  fs.rmSync(address.socket, { force: true });
+  const lockIdentity = identityOf(address.lock);
+  const release = () => {
+    if (readLock(address.lock) === lock && identityOf(address.lock) === lockIdentity)
+      fs.rmSync(address.lock, { force: true });
+  };
+  if (await listening(address.socket)) {
+    // A keeper from before locks (or one whose lock was removed) answers there: leave it be.
+    release();
+    index.close();
+    return 0;
+  }
+  // Bound under a name of this process's own, then renamed over whatever a keeper that is gone
+  // left at the shared name (see the module comment: libuv removes the bound path on close).
+  const bindPath = path.join(address.dir, `.search-${process.pid}-${Date.now()}.sock`);
   const server = net.createServer();
   const bound = await new Promise<boolean>((resolve) => {
     server.once("error", () => resolve(false));
-    server.listen(address.socket, () => resolve(true));
+    server.listen(bindPath, () => resolve(true));
   });
-  if (!bound) {
+  let socketIdentity: Identity | undefined;
+  if (bound) {
+    try {
+      fs.renameSync(bindPath, address.socket);
+      socketIdentity = identityOf(address.socket);
+    } catch {
+      socketIdentity = undefined;
+    }
+  }
+  if (socketIdentity === undefined) {
+    if (bound) server.close();
+    fs.rmSync(bindPath, { force: true });
+    release();
     index.close();
     return 0;
   }
-  const socketIdentity = identityOf(address.socket);
   const watch = new StoreWatch(
     index,
     address.roots.map((store) => store.harness),
@@ -272,9 +356,13 @@ export async function serveKeeper(
       stopped = true;
       clearInterval(timer);
       watch.close();
+      // Only the socket this keeper made, while it still holds the lock (another may have
+      // taken the name since); then the lock. Closing the server removes only the bind name.
+      const own = readLock(address.lock) === lock && identityOf(address.lock) === lockIdentity;
+      if (own && identityOf(address.socket) === socketIdentity)
+        fs.rmSync(address.socket, { force: true });
       server.close();
-      // Only the socket this keeper made (another may have taken the name since).
-      if (identityOf(address.socket) === socketIdentity) fs.rmSync(address.socket, { force: true });
+      release();
       queue.finally(() => {
         index.close();
         resolve(0);
@@ -284,7 +372,8 @@ export async function serveKeeper(
       if (
         performance.now() - lastQuery > idleMs ||
         identityOf(address.indexFile) !== indexIdentity ||
-        identityOf(address.socket) !== socketIdentity
+        identityOf(address.socket) !== socketIdentity ||
+        readLock(address.lock) !== lock
       )
         stop();
     }, checkEveryMs);
@@ -337,10 +426,23 @@ export async function serveKeeper(
           if (performance.now() - started > longWorkMs) watch.markAll();
           lastQuery = performance.now();
           if (!connection.destroyed) connection.end(`${JSON.stringify(frame)}\n`);
+          // A search of another txcript version (an upgrade): this keeper steps aside, so that
+          // search starts one of its own version.
+          if (versionOf(line) !== undefined && versionOf(line) !== version) stop();
         });
       });
     });
   });
+}
+
+/** The txcript version a request line's configuration names (KeeperAddress.config's first item). */
+function versionOf(line: string): string | undefined {
+  try {
+    const config = JSON.parse((JSON.parse(line) as KeeperRequest).config) as unknown;
+    return Array.isArray(config) && typeof config[0] === "string" ? config[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Answer one request line: the last frame to send. */

@@ -371,4 +371,114 @@ describe.runIf(linux)("txcript search's keeper", () => {
     expect((await txcript(home, ["search", "exclusive"], viaKeeper())).code).toBe(0);
     expect(existsSync(directory)).toBe(true);
   });
+  it("is off unless asked: a search with TXCRIPT_SEARCH_KEEPER unset starts none", async () => {
+    await stock();
+    const plain = await txcript(home, ["search", "exclusive"], {
+      env: { TXCRIPT_SEARCH_KEEPER: undefined, XDG_RUNTIME_DIR: path.join(home.root, "run") },
+    });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain(thread);
+    // A keeper it started would have made its socket well within this (one does in ~0.3 s).
+    await expect(
+      eventually(async () => (await sockets()).length > 0, "a socket appears", 5_000),
+    ).rejects.toThrow(/timed out/);
+    expect((await txcript(home, ["search", "exclusive"], viaKeeper())).code).toBe(125);
+  });
+
+  it("starts at most one keeper per index, whatever the other TXCRIPT_ settings", async () => {
+    await stock();
+    for (const extra of [{}, { TXCRIPT_FOO: "1" }, { TXCRIPT_FOO: "2" }, { TXCRIPT_BAR: "x" }]) {
+      const result = await txcript(home, ["search", "exclusive"], {
+        env: { ...keeperEnv(), ...extra },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(thread);
+    }
+    await eventually(
+      async () => (await txcript(home, ["search", "exclusive"], viaKeeper())).code === 0,
+      "the keeper a search started answers",
+    );
+    // An unknown setting changes nothing a search reads: the same keeper answers it.
+    expect(
+      (await txcript(home, ["search", "exclusive"], viaKeeper({ TXCRIPT_FOO: "3" }))).stdout,
+    ).toContain(thread);
+    // Every other search's keeper found the lock held and went away.
+    await eventually(async () => {
+      const names = await fs.readdir(path.join(home.root, "run", "txcript"));
+      return names.filter((name) => name.endsWith(".lock")).length === 1;
+    }, "one lock");
+    expect(await sockets()).toHaveLength(1);
+    await stopStartedKeeper();
+  });
+
+  it.runIf(linux)(
+    "leaves a stopped keeper's socket alone: a second keeper exits, the first answers when resumed",
+    async () => {
+      await stock();
+      const first = await startKeeper();
+      first.kill("SIGSTOP");
+      try {
+        const second = spawn(process.execPath, [bin, "__search-keeper"], {
+          env: { ...home.env, ...keeperEnv() },
+          stdio: "ignore",
+        });
+        keepers.push(second);
+        await eventually(async () => second.exitCode !== null, "the second keeper exits");
+        expect(second.exitCode).toBe(0);
+      } finally {
+        first.kill("SIGCONT");
+      }
+      const kept = await txcript(home, ["search", "exclusive"], viaKeeper());
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(kept.stdout).toContain(thread);
+      expect(first.exitCode).toBe(null);
+    },
+  );
+
+  it.runIf(linux)(
+    "never removes a socket it does not own: one put in its place stays after it exits",
+    async () => {
+      await stock();
+      const keeper = await startKeeper();
+      const [name] = await sockets();
+      const socket = path.join(home.root, "run", "txcript", name as string);
+      // Another process's socket, put at the keeper's name (as a successor would).
+      const other = net.createServer((connection) => connection.end("other\n"));
+      const made = path.join(home.root, "run", "txcript", "other.sock");
+      await new Promise<void>((resolve) => other.listen(made, resolve));
+      try {
+        await fs.rename(made, socket);
+        const code = await new Promise((resolve) => keeper.once("exit", resolve));
+        expect(code).toBe(0);
+        expect(existsSync(socket)).toBe(true);
+        const answer = await new Promise<string>((resolve, reject) => {
+          const connection = net.createConnection(socket);
+          let text = "";
+          connection.on("data", (chunk) => {
+            text += chunk.toString();
+          });
+          connection.on("end", () => resolve(text));
+          connection.on("error", reject);
+        });
+        expect(answer).toBe("other\n");
+      } finally {
+        await new Promise((resolve) => other.close(resolve));
+        await fs.rm(socket, { force: true });
+      }
+    },
+  );
+
+  it("says once on stderr when the socket directory is not private, and searches without a keeper", async () => {
+    await stock();
+    const directory = path.join(home.root, "run", "txcript");
+    await fs.mkdir(directory, { recursive: true });
+    await fs.chmod(directory, 0o777);
+    const result = await txcript(home, ["search", "exclusive"], { env: keeperEnv() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(thread);
+    expect(result.stderr.match(/warning: no search keeper/g)).toHaveLength(1);
+    expect(result.stderr).toContain(`${directory} lets other users in (mode 777, not 700)`);
+    // No keeper was started there.
+    expect(await sockets()).toEqual([]);
+  });
 });

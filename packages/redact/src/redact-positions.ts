@@ -8,8 +8,8 @@ import type { Finding } from "./redact-rules.js";
 
 /** A name that marks its value as a credential. */
 const secretName =
-  /(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
-const passwordName = /(?:passw(?:or)?d|pwd)/i;
+  /(?:token|secret|passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
+const passwordName = /(?:passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd)/i;
 
 /** Whether a key or variable name is one whose value is a credential. */
 export function isSecretName(name: string): boolean {
@@ -45,8 +45,29 @@ export function looksSecret(value: string, name: string): boolean {
   return entropy(value) >= 3.0;
 }
 
+/** An Authorization header in text, in JSON, or in JSON inside a string (`\"Authorization\": \"Bearer …\"`). */
 const authorizationHeader =
-  /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+  /\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+/** A Bearer credential without its header's name (`-H "Bearer …"`, a token pasted with its scheme). */
+const bearer = /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g;
+/** The value of an Authorization header alone (a JSON value under an `Authorization` key). */
+const authorizationValue =
+  /^\s*(?:(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+)?([A-Za-z0-9._~+/=:-]{8,})\s*$/i;
+const authorizationName = /^(?:proxy-)?authorization$/i;
+
+/** Whether a key names an Authorization header (its value is a scheme and a credential). */
+export function isAuthorizationName(name: string): boolean {
+  return authorizationName.test(name);
+}
+
+/** The credential of an Authorization header's value, when it is one (not a placeholder). */
+export function scanAuthorizationValue(value: string): Finding[] {
+  const match = authorizationValue.exec(value);
+  const credential = match?.[1];
+  if (credential === undefined || placeholder.test(credential)) return [];
+  const end = value.trimEnd().length;
+  return [{ start: end - credential.length, end, kind: "authorization-header" }];
+}
 /**
  * OpenAI project, service-account and admin keys whose last character is
  * `-`: secretlint's rule ends its pattern with `\b`, which no `-` before a
@@ -59,12 +80,36 @@ const openaiKey =
 const awsSecretKey =
   /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi;
 const jsonWebToken = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
-/** `name = value`, `name: value`, `"name": "value"` (a URL's query `&` ends the value). */
+/**
+ * `name = value`, `name: value`, `"name": "value"`, also with escaped quotes (JSON in a string).
+ * A URL's query `&` ends the value, and so does `=` (`"log":"DB_PASS=…"` is two assignments;
+ * a base64 value's padding stays, which says nothing).
+ */
 const assignment =
-  /([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?\s*(?:=|:|=>)\s*["']?([^\s"'`,;&{}()[\]<>]{8,})/g;
+  /([A-Za-z_][A-Za-z0-9_.-]{0,80})\\?["']?\s*(?:=|:|=>)\s*\\?["']?(=?[^\s"'`,;&{}()[\]<>\\=]+)/g;
+/** A password's value runs on through `(`, `,`, `;`, `&` and the like, to a space or quote. */
+const passwordRun = /^[^\s"'`\\]{0,200}/;
+/**
+ * A line of a dotenv file or a shell assignment, `NAME=value` alone on its line: the value runs
+ * to the end of the line (a password may hold `(`, `,`, `;` or `&`, which end `assignment`).
+ */
+const lineAssignment =
+  /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,80})[ \t]*=[ \t]*(["']?)([^\s"'`]{8,200})\2[ \t]*$/gm;
 /** A command-line flag and its value as the next word: `--token abc…`, `--api-key "abc…"`. */
 const flag =
   /(?<![\w-])--?([A-Za-z][A-Za-z0-9-]{1,40})\s+["']?([^\s"'`,;&{}()[\]<>-][^\s"'`,;&{}()[\]<>]{7,})/g;
+
+/**
+ * The assignments in `text`, each value also tried as a name (`"log":"DB_PASS=…"`: the value of
+ * `log` is the name of the next).
+ */
+function* assignments(text: string): Generator<RegExpExecArray> {
+  const pattern = new RegExp(assignment.source, "g");
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    yield match;
+    pattern.lastIndex = match.index + match[0].length - (match[2] as string).length;
+  }
+}
 
 /** Findings by position in one string: headers, JWTs and credential-named assignments. */
 export function scanPositions(text: string): Finding[] {
@@ -72,6 +117,13 @@ export function scanPositions(text: string): Finding[] {
   if (/authorization/i.test(text))
     for (const match of text.matchAll(authorizationHeader)) {
       const value = match[1] as string;
+      const end = (match.index as number) + match[0].length;
+      found.push({ start: end - value.length, end, kind: "authorization-header" });
+    }
+  if (text.includes("Bearer"))
+    for (const match of text.matchAll(bearer)) {
+      const value = match[1] as string;
+      if (!looksSecret(value, "token")) continue;
       const end = (match.index as number) + match[0].length;
       found.push({ start: end - value.length, end, kind: "authorization-header" });
     }
@@ -92,12 +144,24 @@ export function scanPositions(text: string): Finding[] {
       found.push({ start, end: start + match[0].length, kind: "jwt" });
     }
   if (secretName.test(text))
-    for (const match of text.matchAll(assignment)) {
+    for (const match of assignments(text)) {
       const name = match[1] as string;
       const value = match[2] as string;
+      if (!isSecretName(name)) continue;
+      const start = (match.index as number) + match[0].length - value.length;
+      const whole = passwordName.test(name)
+        ? (passwordRun.exec(text.slice(start, start + 200)) as RegExpExecArray)[0]
+        : value;
+      if (whole.length < 8 || !looksSecret(whole, name)) continue;
+      found.push({ start, end: start + whole.length, kind: "secret-value" });
+    }
+  if (text.includes("="))
+    for (const match of text.matchAll(lineAssignment)) {
+      const name = match[1] as string;
+      const value = match[3] as string;
       if (!isSecretName(name) || !looksSecret(value, name)) continue;
-      const end = (match.index as number) + match[0].length;
-      found.push({ start: end - value.length, end, kind: "secret-value" });
+      const start = (match.index as number) + match[0].lastIndexOf(value);
+      found.push({ start, end: start + value.length, kind: "secret-value" });
     }
   if (text.includes("-"))
     for (const match of text.matchAll(flag)) {

@@ -4,12 +4,20 @@
 // `[redacted: <kind>]`, with a report of what went where. Ids, tool names,
 // tool_use ids, timestamps, keys and the shape of every value are never touched.
 import type { Block, Json, Message, Subagent, Transcript } from "@txcript/core";
-import { isSecretName, looksSecret, scanPositions } from "./redact-positions.js";
+import { scanFormats } from "./redact-formats.js";
+import {
+  isAuthorizationName,
+  isSecretName,
+  looksSecret,
+  scanAuthorizationValue,
+  scanPositions,
+} from "./redact-positions.js";
 import { type Finding, secretlintScanner } from "./redact-rules.js";
 
 /** Which part of a message a secret was found in. */
 export type RedactionField =
   | "title"
+  | "meta"
   | "text"
   | "thinking"
   | "tool_input"
@@ -70,6 +78,8 @@ export interface Slot {
   place: Place;
   /** Set when the whole value stands in a secret position (a credential-named JSON key). */
   whole?: boolean;
+  /** Set when the value is an Authorization header's (a JSON value under that key). */
+  authorization?: boolean;
 }
 
 /**
@@ -102,9 +112,11 @@ export function slotRedactor(options: RedactOptions) {
   let next = 0;
   const scanner = secretlintScanner((findings) => {
     const { slot, done } = pending[next++] as (typeof pending)[number];
+    findings.push(...scanFormats(slot.text));
     if (positions) {
       findings.push(...scanPositions(slot.text));
       if (slot.whole) findings.push({ start: 0, end: slot.text.length, kind: "secret-value" });
+      if (slot.authorization) findings.push(...scanAuthorizationValue(slot.text));
     }
     if (findings.length === 0) return;
     const merged = mergeFindings(findings);
@@ -128,11 +140,27 @@ export function slotRedactor(options: RedactOptions) {
   };
 }
 
-/** The slots of a session's title (none when it has none). */
+/**
+ * The slots of a session's meta: its title, working directory and git branch (a token pasted
+ * into a directory or branch name is as exposed as one in the text).
+ */
 export function titleSlots(meta: Transcript["meta"]): Slot[] {
-  return meta.title === undefined
-    ? []
-    : [{ text: meta.title, set: (value) => (meta.title = value), place: { field: "title" } }];
+  const slots: Slot[] = [];
+  if (meta.title !== undefined)
+    slots.push({
+      text: meta.title,
+      set: (value) => (meta.title = value),
+      place: { field: "title" },
+    });
+  if (meta.cwd !== undefined)
+    slots.push({ text: meta.cwd, set: (value) => (meta.cwd = value), place: { field: "meta" } });
+  if (meta.gitBranch !== undefined)
+    slots.push({
+      text: meta.gitBranch,
+      set: (value) => (meta.gitBranch = value),
+      place: { field: "meta" },
+    });
+  return slots;
 }
 
 /** The slots of main message `ordinal` (1-based), noting its calls' ordinals for the subagents. */
@@ -253,6 +281,7 @@ function collectJson(
     const slot: Slot = { text: value, set, place };
     if (positions && name !== undefined && isSecretName(name) && looksSecret(value, name))
       slot.whole = true;
+    if (positions && name !== undefined && isAuthorizationName(name)) slot.authorization = true;
     slots.push(slot);
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {

@@ -43,6 +43,30 @@ async function search(query: string, filters = {}) {
 }
 
 describe("SearchIndex", () => {
+  it("keeps the index, its -wal and -shm to the user (0600) in a directory of theirs (0700)", async () => {
+    const { index } = await SearchIndex.open(file);
+    try {
+      await index.refresh([directorySource("common", sessions)]);
+      for (const suffix of ["", "-wal", "-shm"]) {
+        const mode = (await fs.stat(`${file}${suffix}`)).mode & 0o777;
+        expect(mode.toString(8), `search.sqlite${suffix}`).toBe("600");
+      }
+      expect(((await fs.stat(path.dirname(file))).mode & 0o777).toString(8)).toBe("700");
+    } finally {
+      index.close();
+    }
+  });
+
+  it("makes an index left readable by others (an older txcript's) the user's alone when opened", async () => {
+    await search("upload");
+    for (const suffix of ["", "-wal", "-shm"])
+      await fs.chmod(`${file}${suffix}`, 0o644).catch(() => undefined);
+    const index = SearchIndex.openExisting(file);
+    expect(index).toBeDefined();
+    index?.close();
+    expect(((await fs.stat(file)).mode & 0o777).toString(8)).toBe("600");
+  });
+
   it("finds every word in any case, with or without accents, and marks the match", async () => {
     const hits = await search("FLAKY upload");
     expect(hits.map((hit) => [hit.id, hit.ordinal])).toEqual([["s1", 1]]);

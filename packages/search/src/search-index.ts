@@ -7,7 +7,7 @@
 // each session is replaced in one transaction, so the last writer wins with
 // the same rows. A file that is not a database of this version is removed
 // and rebuilt. better-sqlite3 is loaded on first use only.
-import { existsSync, promises as fs } from "node:fs";
+import { chmodSync, closeSync, existsSync, promises as fs, openSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Discovered, LineSource, Store, StreamPart, Transcript } from "@txcript/core";
@@ -159,7 +159,26 @@ export function writerTarget(file: string): WriterTarget {
  */
 const pageSize = 16_384;
 
+/**
+ * The index holds every session's text: only its user may read it. The file is made 0600 before
+ * SQLite opens it (SQLite gives its -wal and -shm the database file's mode), and an index, -wal
+ * or -shm left readable by others (made by an older txcript) is made 0600 too.
+ */
+function keepPrivate(file: string, create: boolean): void {
+  if (create && !existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  for (const suffix of ["", "-wal", "-shm"]) {
+    const stat = statSync(`${file}${suffix}`, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isFile() || (stat.mode & 0o077) === 0) continue;
+    try {
+      chmodSync(`${file}${suffix}`, stat.mode & 0o700);
+    } catch {
+      // Not ours to change (another user's file): opening it says what is wrong, if anything.
+    }
+  }
+}
+
 function openDatabase(file: string, options: { create?: boolean } = {}): Database {
+  keepPrivate(file, options.create === true);
   const Sqlite = require("better-sqlite3") as new (file: string, options?: object) => Database;
   const nativeBinding = addonFile();
   const db = new Sqlite(file, {
@@ -227,7 +246,8 @@ export class SearchIndex {
 
   /** Open (creating) the index at `file`; one that is corrupt or of another version is rebuilt. */
   static async open(file: string): Promise<{ index: SearchIndex; rebuilt?: string }> {
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Directories made here are the user's alone (an existing one is left as it is).
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     let rebuilt: string | undefined;
     for (let attempt = 0; attempt < 2; attempt += 1) {
       let db: Database | undefined;
