@@ -388,7 +388,7 @@ export function plantedCorpus(
   const benignCount = options.benignLines ?? 2_000;
   const benignSet = new Set<string>();
   while (benignSet.size < benignCount) benignSet.add(benignLine(random, benignSet.size));
-  benign.push(...benignSet);
+  for (const line of benignSet) benign.push(line);
   // Each transcript takes at most one secret for its title, directory and branch.
   const groups: (typeof planted)[] = [];
   for (const entry of planted) {

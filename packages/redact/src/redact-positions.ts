@@ -107,7 +107,9 @@ function* assignments(text: string): Generator<RegExpExecArray> {
   const pattern = new RegExp(assignment.source, "g");
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     yield match;
-    pattern.lastIndex = match.index + match[0].length - (match[2] as string).length;
+    // Only a value that could itself name a secret is read again as a name.
+    const value = match[2] as string;
+    if (secretName.test(value)) pattern.lastIndex = match.index + match[0].length - value.length;
   }
 }
 
