@@ -346,6 +346,8 @@ function benignLine(random: Random, n: number): string {
     () => `sha256:${pick(random, hex, 12)}   ${word()}:latest   ${n} MB`,
     () => `password reset link sent to dev${n}@example.com`,
     () => `git checkout -b fix/${word()}-${n} origin/main`,
+    () => `PASS: subagent ${word()} completed (${n} checks)`,
+    () => `PASS src/${word()}.test.ts (${n % 40} tests) Passwords: hashed`,
     () => `/home/dev/.cache/${word()}/${pick(random, hex, 2)}/${pick(random, hex, 38)}`,
   ];
   return (one(random, lines) as () => string)();

@@ -8,8 +8,9 @@ import type { Finding } from "./redact-rules.js";
 
 /** A name that marks its value as a credential. */
 const secretName =
-  /(?:token|secret|passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
-const passwordName = /(?:passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd)/i;
+  /(?:token|secret|passw(?:or)?d|passphrase|[_.-]pass(?![a-z])|\bpass[_.-]|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
+/** `PASS` alone is a word (`PASS: 3 tests`); `SMTP_PASS`, `db.pass`, `pass_file` name passwords. */
+const passwordName = /(?:passw(?:or)?d|passphrase|[_.-]pass(?![a-z])|\bpass[_.-]|pwd)/i;
 
 /** Whether a key or variable name is one whose value is a credential. */
 export function isSecretName(name: string): boolean {
