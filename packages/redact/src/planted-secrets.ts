@@ -334,6 +334,21 @@ function benignLine(random: Random, n: number): string {
     () => `https://example.com/search?q=${word()}&page=${n}`,
     () => `sha256:${pick(random, hex, 64)}`,
     () => `SGVsbG8gd29ybGQ${pick(random, base64, 24)} (base64 of a ${word()} fixture)`,
+    () => `golang.org/x/${word()} v0.${n}.0 h1:${pick(random, base64, 43)}=`,
+    () => `"checksum": "${pick(random, hex, 40)}",`,
+    () => `x-request-id: ${uuid()}`,
+    () => `max_tokens: ${1024 + n}, token_type: "Bearer", tokens_used: ${n * 7}`,
+    () =>
+      `"mappings": "${pick(random, "ACEGIKMOQSUWYace", 60)};${pick(random, "ACEGIKMOgikm", 30)}",`,
+    () =>
+      `<div class="${word()}_${pick(random, alnum, 5)} css-${pick(random, lower + digits, 7)}">`,
+    () => `"resolved": "https://registry.npmjs.org/${word()}/-/${word()}-1.${n}.0.tgz",`,
+    () => `sha256:${pick(random, hex, 12)}   ${word()}:latest   ${n} MB`,
+    () => `password reset link sent to dev${n}@example.com`,
+    () => `git checkout -b fix/${word()}-${n} origin/main`,
+    () => `PASS: subagent ${word()} completed (${n} checks)`,
+    () => `PASS src/${word()}.test.ts (${n % 40} tests) Passwords: hashed`,
+    () => `/home/dev/.cache/${word()}/${pick(random, hex, 2)}/${pick(random, hex, 38)}`,
   ];
   return (one(random, lines) as () => string)();
 }
@@ -375,7 +390,7 @@ export function plantedCorpus(
   const benignCount = options.benignLines ?? 2_000;
   const benignSet = new Set<string>();
   while (benignSet.size < benignCount) benignSet.add(benignLine(random, benignSet.size));
-  benign.push(...benignSet);
+  for (const line of benignSet) benign.push(line);
   // Each transcript takes at most one secret for its title, directory and branch.
   const groups: (typeof planted)[] = [];
   for (const entry of planted) {

@@ -78,6 +78,8 @@ describe("positions added for issue 33", () => {
     expect(redact('{"log":"SMTP_PASS=Xy7-q(2)Lm9!zz"}')).toBe(
       '{"log":"SMTP_PASS=[redacted: secret-value]"}',
     );
+    // A test runner's PASS is a word, not a password's name.
+    expect(redact("PASS: subagent A completed")).toBe("PASS: subagent A completed");
     expect(redact("const password = process.env.DB_PASSWORD;")).toBe(
       "const password = process.env.DB_PASSWORD;",
     );

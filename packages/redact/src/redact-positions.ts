@@ -8,8 +8,9 @@ import type { Finding } from "./redact-rules.js";
 
 /** A name that marks its value as a credential. */
 const secretName =
-  /(?:token|secret|passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
-const passwordName = /(?:passw(?:or)?d|passphrase|(?<![a-z])pass(?![a-z])|pwd)/i;
+  /(?:token|secret|passw(?:or)?d|passphrase|[_.-]pass(?![a-z])|\bpass[_.-]|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|signing[_-]?key)/i;
+/** `PASS` alone is a word (`PASS: 3 tests`); `SMTP_PASS`, `db.pass`, `pass_file` name passwords. */
+const passwordName = /(?:passw(?:or)?d|passphrase|[_.-]pass(?![a-z])|\bpass[_.-]|pwd)/i;
 
 /** Whether a key or variable name is one whose value is a credential. */
 export function isSecretName(name: string): boolean {
@@ -107,7 +108,9 @@ function* assignments(text: string): Generator<RegExpExecArray> {
   const pattern = new RegExp(assignment.source, "g");
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     yield match;
-    pattern.lastIndex = match.index + match[0].length - (match[2] as string).length;
+    // Only a value that could itself name a secret is read again as a name.
+    const value = match[2] as string;
+    if (secretName.test(value)) pattern.lastIndex = match.index + match[0].length - value.length;
   }
 }
 
