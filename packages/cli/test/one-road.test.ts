@@ -592,6 +592,23 @@ describe("one road: txcript export reads a session as its harness loads it", () 
     expect(stored.map((loss) => loss.code)).not.toContain("claude_code.subagent-file-missing");
   });
 
+  it("convert of a directory reads a session with its subagent files, not them on their own", async () => {
+    const item = generatedClaude(6, [2, 3]);
+    const placed = await item.place(home.home);
+    const native = claudeSubagentCalls(placed.file);
+    const projects = path.dirname(path.dirname(placed.file));
+    const out = path.join(home.root, "converted");
+    const result = await txcript(home, ["convert", projects, "--to", "common", "--out-dir", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const written = (await fs.readdir(out, { recursive: true })).filter((name) =>
+      String(name).endsWith(".json"),
+    );
+    expect(written.map(String)).toEqual([path.join("-work", `${placed.id}.common.json`)]);
+    const document = parse(await fs.readFile(path.join(out, String(written[0])), "utf8"));
+    expect(native.size).toBe(5);
+    expect(missingCalls(native, document)).toEqual([]);
+  });
+
   it("continue carries subagents: written where the target holds them, and in the archive", async () => {
     const item = generatedClaude(5, [4, 3]);
     const placed = await item.place(home.home);

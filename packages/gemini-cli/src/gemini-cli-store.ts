@@ -119,7 +119,10 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
   }
 
   /** The project directory of a recording of this store: its project's registered root, else its own. */
-  async projectRootOf(file: string, context: Partial<LoadContext> = {}): Promise<string | undefined> {
+  async projectRootOf(
+    file: string,
+    context: Partial<LoadContext> = {},
+  ): Promise<string | undefined> {
     const directory = path.basename(path.dirname(path.dirname(file)));
     const projects = await readProjects(this.root).catch(() => new Map<string, string>());
     const registered = await projectRootOf(this.root, directory, projects);

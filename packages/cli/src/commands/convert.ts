@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import { type ConversionSource, convertSource } from "../convert-pipeline.js";
-import { detectHarness, findHarness, type Harness } from "../harnesses.js";
+import { detectHarness, findHarness, type Harness, harnessList } from "../harnesses.js";
 import { locateInput, readLocated } from "../input.js";
 import { type Io, write } from "../io.js";
 import { maxInputBytes, readLimitedFile } from "../limits.js";
@@ -164,6 +164,27 @@ async function convertDirectory(
     throw new TxcriptError("NOT_FOUND", "no .json or .jsonl files in the directory", {
       location: { file: directory },
     });
+  }
+  // A session's side file (a Claude Code subagent file beside its session) is read with that
+  // session, through its harness's load, not converted as a session of its own.
+  const all = new Set(files);
+  const sides: string[] = [];
+  for (const file of files)
+    for (const harness of harnessList()) {
+      const owner = await harness.sideFileOf?.(file);
+      if (owner !== undefined && all.has(owner)) {
+        sides.push(file);
+        break;
+      }
+    }
+  if (sides.length > 0) {
+    const skipped = new Set(sides);
+    files.splice(0, files.length, ...files.filter((file) => !skipped.has(file)));
+    await note(
+      io,
+      settings,
+      `${sides.length} subagent file${sides.length === 1 ? "" : "s"} read with ${sides.length === 1 ? "its session" : "their sessions"}, not on ${sides.length === 1 ? "its" : "their"} own`,
+    );
   }
   const forced = options.from === undefined ? undefined : findHarness(options.from);
   const limit = maxInputBytes(io.env);
