@@ -343,7 +343,11 @@ function codexChild(template: string, parent: string, agent: string): () => stri
     meta.payload.parent_thread_id = parent;
     const spawn = ((meta.payload.source as Row).subagent as Row).thread_spawn as Row;
     spawn.parent_thread_id = parent;
-    return [JSON.stringify(meta), ...rest].join("\n").replaceAll(old, agent);
+    // Each agent's calls get ids of their own (the template's, suffixed with the agent's tail).
+    return [JSON.stringify(meta), ...rest]
+      .join("\n")
+      .replaceAll(old, agent)
+      .replace(/"call_id":"([^"]+)"/g, `"call_id":"$1-${agent.slice(-4)}"`);
   };
 }
 
