@@ -9,7 +9,11 @@ import type { ClaudeCodeSession } from "./claude-code-schema.js";
 import { ClaudeCodeStore } from "./claude-code-store.js";
 import { claudeCodeReadStream } from "./claude-code-stream-read.js";
 import { claudeCodeWriteStream } from "./claude-code-stream-write.js";
-import { hasSubagentDirectory, loadClaudeCodeFile } from "./claude-code-subagent-files.js";
+import {
+  hasSubagentDirectory,
+  loadClaudeCodeFile,
+  sessionFileOfSubagent,
+} from "./claude-code-subagent-files.js";
 import { claudeCodeProgramCheck } from "./claude-code-verify.js";
 import { commonToClaudeCodeLines } from "./common-to-claude-code.js";
 
@@ -26,6 +30,7 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
   loadFile: loadClaudeCodeFile,
   // A file with subagent files beside it is read with them, never line by line alone.
   readsAlone: async (file) => ((await hasSubagentDirectory(file)) ? undefined : {}),
+  sideFileOf: async (file) => sessionFileOfSubagent(file),
   readStream: claudeCodeReadStream,
   writeStream: claudeCodeWriteStream,
   environment: [

@@ -73,6 +73,15 @@ export async function readSubagentFiles(
     .map(({ file }) => file);
 }
 
+/** The session file `<dir>/<id>.jsonl` whose subagent file `<dir>/<id>/subagents/agent-*.jsonl` is `file`. */
+export function sessionFileOfSubagent(file: string): string | undefined {
+  if (!agentFile.test(path.basename(file))) return undefined;
+  const subagents = path.dirname(file);
+  if (path.basename(subagents) !== "subagents") return undefined;
+  const session = path.dirname(subagents);
+  return path.join(path.dirname(session), `${path.basename(session)}.jsonl`);
+}
+
 /** Whether `<session>/subagents/` exists beside the session file (then loading reads more than it). */
 export async function hasSubagentDirectory(sessionFile: string): Promise<boolean> {
   return (await fs.lstat(subagentDirectory(sessionFile)).catch(() => undefined)) !== undefined;

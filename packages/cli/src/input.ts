@@ -13,15 +13,15 @@ import {
   type Discovered,
   type Environment,
   loadSessionFile,
+  readSession,
+  type SessionSource,
   type Transcript,
   TxcriptError,
   type Warning,
-  WarningCollector,
 } from "@txcript/core";
 import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, readAllLimited, readLimitedFile } from "./limits.js";
-import { onLeg } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
 import { locate, withFile } from "./report.js";
 
@@ -182,7 +182,7 @@ export async function loadInput(
       ...(input.discovered === undefined ? {} : { discovered: input.discovered }),
       ...(input.discovered === undefined ? { text } : {}),
       readText: async (name) => (await readLimitedFile(name, shown(name), limit)).text,
-      onWarning: onLeg("read", input.harness.id, onWarning),
+      onWarning,
     });
   } catch (error) {
     // The load names the file by its absolute path; errors name it as the user gave it.
@@ -196,18 +196,23 @@ export async function readInput(ref: string, io: Io, from?: string): Promise<Inp
   return readLocated(await locateInput(ref, io, from), io);
 }
 
+/**
+ * The input as core's pipeline reads it (SessionSource): its harness's load
+ * (loadInput), taking the text when `take`.
+ */
+export function sessionSource(input: Input, take = false): SessionSource {
+  return {
+    harness: input.harness,
+    file: input.file,
+    startTime: input.startTime,
+    sourceText: input.text,
+    load: (onWarning) => loadInput(input, onWarning, take),
+  };
+}
+
 /** Load an input through its harness into Common, with the losses of that leg (the load's first). */
-export async function readTranscript(
+export function readTranscript(
   input: Input,
 ): Promise<{ transcript: Transcript; warnings: Warning[] }> {
-  const collector = new WarningCollector();
-  const native = await loadInput(input, collector.add);
-  const read = input.harness.readOptions?.({ startTime: input.startTime });
-  const transcript = withFile(input.file, () =>
-    input.harness.codec.toCommon(native, {
-      ...read,
-      onWarning: onLeg("read", input.harness.id, collector.add),
-    }),
-  );
-  return { transcript, warnings: collector.warnings };
+  return readSession(sessionSource(input));
 }

@@ -32,14 +32,8 @@ export function reportSettings(values: Values): ReportSettings {
   };
 }
 
-/** A warning callback that tags each occurrence with its leg and harness. */
-export function onLeg(
-  leg: "read" | "write",
-  harness: string,
-  add: (warning: Warning) => void,
-): (warning: Warning) => void {
-  return (warning) => add({ ...warning, leg, harness });
-}
+/** A warning callback that tags each occurrence with its leg and harness (core's pipeline's). */
+export { onLeg } from "@txcript/core";
 
 function isBookkeeping(warning: Warning): boolean {
   return warning.kind === "bookkeeping" || warning.kind === "other";

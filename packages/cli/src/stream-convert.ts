@@ -17,14 +17,14 @@ import {
   type Warning,
 } from "@txcript/core";
 import type { Values } from "./args.js";
-import type { Converted } from "./convert-pipeline.js";
+import { type Converted, convertSource } from "./convert-pipeline.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, streamMinBytes, tooLarge } from "./limits.js";
 import type { ReportSettings } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
-import { redactedReaderIfAsked } from "./redaction.js";
+import { redactedReaderIfAsked, redactIfAsked } from "./redaction.js";
 import { withFileEach } from "./report.js";
 
 export { defaultStreamMinBytes, streamMinBytes } from "./limits.js";
@@ -174,4 +174,45 @@ export async function convertStreamSource(
     },
   );
   return { slices: withFileEach(located.shown, converted.chunks), warnings: converted.warnings };
+}
+
+/**
+ * The one stream-or-whole decision of `convert` (one session or a directory's
+ * files alike): a long file whose two sides stream, and whose load reads it
+ * alone, converts line by line (convertStreamSource); anything else is read
+ * (`read`) and goes through core's pipeline (convertSource), redacted when
+ * asked. Returns what the input was, for the report, and the converted slices.
+ */
+export async function convertLocated(
+  io: Io,
+  located: Located,
+  to: Harness,
+  options: {
+    dialect?: string | undefined;
+    values: Values;
+    settings: ReportSettings;
+    /** The output is a file (written atomically): slices may come line by line. */
+    toFile: boolean;
+    /** The whole path's read of the input (within the input limit). */
+    read: () => Promise<Input>;
+  },
+): Promise<{ input: Input; converted: Converted }> {
+  const streamed = await streamSource(located, io, to, options.toFile);
+  if (streamed !== undefined)
+    return {
+      input: streamedInput(streamed),
+      converted: await convertStreamSource(io, streamed, to, options),
+    };
+  const input = await options.read();
+  // The facts the report gives are taken before the conversion takes the input's text.
+  const facts = { ...input };
+  const converted = await convertSource(input, to, {
+    dialect: options.dialect,
+    lineByLine: options.toFile,
+    transform: (transcript) =>
+      redactIfAsked(io, options.values, transcript, options.settings).then(
+        (result) => result.transcript,
+      ),
+  });
+  return { input: { ...facts, text: "" }, converted };
 }

@@ -343,7 +343,11 @@ function codexChild(template: string, parent: string, agent: string): () => stri
     meta.payload.parent_thread_id = parent;
     const spawn = ((meta.payload.source as Row).subagent as Row).thread_spawn as Row;
     spawn.parent_thread_id = parent;
-    return [JSON.stringify(meta), ...rest].join("\n").replaceAll(old, agent);
+    // Each agent's calls get ids of their own (the template's, suffixed with the agent's tail).
+    return [JSON.stringify(meta), ...rest]
+      .join("\n")
+      .replaceAll(old, agent)
+      .replace(/"call_id":"([^"]+)"/g, `"call_id":"$1-${agent.slice(-4)}"`);
   };
 }
 
@@ -590,6 +594,61 @@ describe("one road: txcript export reads a session as its harness loads it", () 
     const inStore = await txcript(home, ["export", placed.file, "--json", "-o", "in.json"]);
     const stored = (JSON.parse(inStore.stdout) as { losses: { code: string }[] }).losses;
     expect(stored.map((loss) => loss.code)).not.toContain("claude_code.subagent-file-missing");
+  });
+
+  it("convert of a directory reads a session with its subagent files, not them on their own", async () => {
+    const item = generatedClaude(6, [2, 3]);
+    const placed = await item.place(home.home);
+    const native = claudeSubagentCalls(placed.file);
+    const projects = path.dirname(path.dirname(placed.file));
+    const out = path.join(home.root, "converted");
+    const result = await txcript(home, ["convert", projects, "--to", "common", "--out-dir", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const written = (await fs.readdir(out, { recursive: true })).filter((name) =>
+      String(name).endsWith(".json"),
+    );
+    expect(written.map(String)).toEqual([path.join("-work", `${placed.id}.common.json`)]);
+    const document = parse(await fs.readFile(path.join(out, String(written[0])), "utf8"));
+    expect(native.size).toBe(5);
+    expect(missingCalls(native, document)).toEqual([]);
+  });
+
+  it("a long file with subagent files does not stream without them: whole path, or refused saying why", async () => {
+    const item = generatedClaude(7, [3, 2]);
+    const placed = await item.place(home.home);
+    const native = claudeSubagentCalls(placed.file);
+    // Every file is "long": the streaming path would take it, were it read alone.
+    const env = { TXCRIPT_STREAM_MIN_BYTES: "1" };
+    const converted = await txcript(
+      home,
+      ["convert", placed.file, "--to", "common", "-o", "out.common.json", "--quiet"],
+      { env },
+    );
+    expect(converted.code, converted.stderr).toBe(0);
+    const document = parse(await fs.readFile(path.join(home.work, "out.common.json"), "utf8"));
+    expect(missingCalls(native, document)).toEqual([]);
+    // The same text exported whole (never streamed) is what the converted file holds.
+    expect(document).toEqual(parse(await exported([placed.file])));
+    // Past the input limit it cannot take the whole path either: refused, saying why.
+    const refused = await txcript(
+      home,
+      ["convert", placed.file, "--to", "common", "-o", "refused.common.json"],
+      { env: { ...env, TXCRIPT_MAX_INPUT_BYTES: "100" } },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("cannot stream");
+    expect(refused.stderr).toContain("subagents");
+    // The control: a lone copy (no subagent files beside it) streams, and its subagents are not there.
+    const lone = path.join(home.work, "lone.jsonl");
+    await fs.copyFile(placed.file, lone);
+    const streamed = await txcript(
+      home,
+      ["convert", lone, "--to", "common", "-o", "lone.common.json", "--quiet"],
+      { env: { ...env, TXCRIPT_MAX_INPUT_BYTES: "100" } },
+    );
+    expect(streamed.code, streamed.stderr).toBe(0);
+    const alone = parse(await fs.readFile(path.join(home.work, "lone.common.json"), "utf8"));
+    expect(missingCalls(native, alone).length).toBe(native.size);
   });
 
   it("continue carries subagents: written where the target holds them, and in the archive", async () => {

@@ -163,6 +163,12 @@ export interface HarnessDefinition<Native = unknown> {
    * it, a database). Absent: `{}` exactly when there is no loadFile.
    */
   readonly readsAlone?: (file: string, context: LoadContext) => Promise<CodecOptions | undefined>;
+  /**
+   * When `file` is a side file of a session (a Claude Code subagent file), the
+   * session file its `loadFile` reads it with; a batch over a directory then
+   * reads it with that session, not as one of its own.
+   */
+  readonly sideFileOf?: (file: string) => Promise<string | undefined>;
   /** Environment variables the store or resume command reads, with what each means (for help texts). */
   readonly environment?: readonly (readonly [name: string, meaning: string])[];
   /** The harness's session store; `root` overrides the default location. */

@@ -114,6 +114,14 @@ export {
   Transcript,
   Usage,
 } from "./model.js";
+export type { ConvertedSession, ConvertSessionOptions, SessionSource } from "./pipeline.js";
+export {
+  convertSession,
+  onLeg,
+  readSession,
+  withInputFile,
+  withInputFileEach,
+} from "./pipeline.js";
 export type { SaveSessionFileOptions } from "./session-files.js";
 export {
   deleteSessionFile,

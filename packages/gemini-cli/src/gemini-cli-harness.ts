@@ -11,6 +11,7 @@ import {
   geminiReadsAlone,
   geminiRootOf,
   readRecording,
+  recordingOfSubagent,
   subagentRecordings,
 } from "./gemini-cli-load.js";
 import { geminiResumeCommand } from "./gemini-cli-paths.js";
@@ -44,6 +45,7 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
         ? undefined
         : new GeminiCliStore({ root }).projectRootOf(file, context);
     }),
+  sideFileOf: (file) => recordingOfSubagent(file),
   readStream: geminiCliReadStream,
   writeStream: geminiCliWriteStream,
   *serializeChunks(transcript, options) {

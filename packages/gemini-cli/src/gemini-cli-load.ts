@@ -96,3 +96,20 @@ export async function geminiReadsAlone(
   const cwd = await projectRoot();
   return cwd === undefined ? {} : { cwd };
 }
+
+/** The recording `chats/session-…-<first 8 of id>.json(l)` whose subagent recording `chats/<id>/…` is `file`. */
+export async function recordingOfSubagent(file: string): Promise<string | undefined> {
+  const parent = path.basename(path.dirname(file));
+  if (!isGeminiSessionId(parent) || !file.endsWith(".jsonl")) return undefined;
+  const chats = path.dirname(path.dirname(file));
+  const names = await fs.readdir(chats).catch(() => [] as string[]);
+  const name = names
+    .sort()
+    .find(
+      (entry) =>
+        entry.startsWith("session-") &&
+        /\.jsonl?$/.test(entry) &&
+        entry.includes(parent.slice(0, 8)),
+    );
+  return name === undefined ? undefined : path.join(chats, name);
+}

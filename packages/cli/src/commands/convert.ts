@@ -5,18 +5,17 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { makeDirectory, makeDirectoryInside, TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
-import { type ConversionSource, convertSource } from "../convert-pipeline.js";
-import { detectHarness, findHarness, type Harness } from "../harnesses.js";
+import type { ConversionSource } from "../convert-pipeline.js";
+import { detectHarness, findHarness, type Harness, harnessList } from "../harnesses.js";
 import { locateInput, readLocated } from "../input.js";
 import { type Io, write } from "../io.js";
 import { maxInputBytes, readLimitedFile } from "../limits.js";
 import { lossJson, type ReportSettings, reportSettings } from "../losses.js";
 import { note, printWarnings } from "../output.js";
 import { Progress } from "../progress.js";
-import { redactIfAsked } from "../redaction.js";
 import { formatError } from "../report.js";
 import { inputJson, printResult, type ResultOutput, requireFileOutput } from "../result.js";
-import { convertStreamSource, streamedInput, streamSource } from "../stream-convert.js";
+import { convertLocated } from "../stream-convert.js";
 
 function dialectOption(values: Values, to: Harness): string | undefined {
   const dialect = stringOption(values, "dialect");
@@ -65,17 +64,14 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
   const toFile = output !== undefined && output !== "-";
   const located = await locateInput(ref, io, from);
   // A long session file streams when both sides can (stream-convert.ts); else it is read whole.
-  const streamed = await streamSource(located, io, to, toFile);
-  const input = streamed ? streamedInput(streamed) : await readLocated(located, io);
+  const { input, converted } = await convertLocated(io, located, to, {
+    dialect,
+    values,
+    settings,
+    toFile,
+    read: () => readLocated(located, io),
+  });
   const inputFacts = inputJson(input, input.discovered?.id);
-  const converted = streamed
-    ? await convertStreamSource(io, streamed, to, { dialect, values, settings })
-    : await convertSource(input, to, {
-        dialect,
-        lineByLine: toFile,
-        transform: (transcript) =>
-          redactIfAsked(io, values, transcript, settings).then((result) => result.transcript),
-      });
   await writeConverted(io, converted.slices, output, force, settings);
   await printWarnings(io, converted.warnings(), settings);
   if (settings.json)
@@ -165,6 +161,27 @@ async function convertDirectory(
       location: { file: directory },
     });
   }
+  // A session's side file (a Claude Code subagent file beside its session) is read with that
+  // session, through its harness's load, not converted as a session of its own.
+  const all = new Set(files);
+  const sides: string[] = [];
+  for (const file of files)
+    for (const harness of harnessList()) {
+      const owner = await harness.sideFileOf?.(file);
+      if (owner !== undefined && all.has(owner)) {
+        sides.push(file);
+        break;
+      }
+    }
+  if (sides.length > 0) {
+    const skipped = new Set(sides);
+    files.splice(0, files.length, ...files.filter((file) => !skipped.has(file)));
+    await note(
+      io,
+      settings,
+      `${sides.length} subagent file${sides.length === 1 ? "" : "s"} read with ${sides.length === 1 ? "its session" : "their sessions"}, not on ${sides.length === 1 ? "its" : "their"} own`,
+    );
+  }
   const forced = options.from === undefined ? undefined : findHarness(options.from);
   const limit = maxInputBytes(io.env);
   const losses: Record<string, unknown>[] = [];
@@ -178,26 +195,18 @@ async function convertDirectory(
     try {
       // A long file streams as a single one would (stream-convert.ts); else it is read whole.
       const stat = await fs.stat(file);
-      const streamed = await streamSource(
-        { kind: "file", forced, path: file, shown: relative, size: stat.size, mtime: stat.mtime },
+      const { converted } = await convertLocated(
         io,
+        { kind: "file", forced, path: file, shown: relative, size: stat.size, mtime: stat.mtime },
         to,
-        true,
+        {
+          dialect: options.dialect,
+          values: options.values,
+          settings,
+          toFile: true,
+          read: () => readSessionFile(file, relative, forced, limit, io.env),
+        },
       );
-      const converted = streamed
-        ? await convertStreamSource(io, streamed, to, {
-            dialect: options.dialect,
-            values: options.values,
-            settings,
-          })
-        : await convertSource(await readSessionFile(file, relative, forced, limit, io.env), to, {
-            dialect: options.dialect,
-            lineByLine: true,
-            transform: (transcript) =>
-              redactIfAsked(io, options.values, transcript, settings).then(
-                (result) => result.transcript,
-              ),
-          });
       const target = path.join(outRoot, outputName(relative, to));
       // Never through a symbolic link someone left in the output tree.
       await makeDirectoryInside(outRoot, path.dirname(target));
