@@ -126,6 +126,29 @@ function opencodePairs(text: string): Pairs {
   return { items, paired };
 }
 
+/**
+ * docs/formats/gemini-cli.md: the Gemini API wants each functionCall of a
+ * model turn answered by a functionResponse before the next model turn.
+ * The ids of the calls that are not.
+ */
+function unansweredGeminiCalls(text: string): string[] {
+  const unanswered: string[] = [];
+  let open = new Set<string>();
+  for (const line of jsonLines(text).slice(1)) {
+    if (line.type === "gemini") {
+      unanswered.push(...open);
+      open = new Set();
+    }
+    for (const part of objects(line.content)) {
+      const call = part.functionCall as { id?: string } | undefined;
+      const response = part.functionResponse as { id?: string } | undefined;
+      if (call !== undefined && line.type === "gemini") open.add(String(call.id));
+      if (response !== undefined && line.type === "user") open.delete(String(response.id));
+    }
+  }
+  return [...unanswered, ...open];
+}
+
 const targets: [string, (text: string) => Pairs][] = [
   ["claude_code", claudePairs],
   ["codex", codexPairs],
@@ -235,6 +258,19 @@ describe("no orphan tool result in any target's written file", () => {
     }
   }
 
+  it("gemini_cli: every functionCall of a model turn is answered by the user turns before the next model turn", () => {
+    const harness = findHarness("gemini_cli");
+    fc.assert(
+      fc.property(sessions, ({ subagents: _, ...transcript }) => {
+        const text = harness.codec.serialize(
+          harness.codec.fromCommon(transcript, { onWarning: () => {} }),
+        );
+        expect(unansweredGeminiCalls(text)).toEqual([]);
+      }),
+      lawParameters(lawRuns(200)),
+    );
+  }, 300_000);
+
   it("the check sees an orphan: a pi file with a toolResult whose call is user text (the control)", () => {
     const broken = [
       JSON.stringify({ type: "session", version: 3, id: "x" }),
@@ -254,5 +290,15 @@ describe("no orphan tool result in any target's written file", () => {
       JSON.stringify({ type: "user", content: [{ functionResponse: { id: "c", name: "n" } }] }),
     ].join("\n");
     expect(check(geminiPairs(userCall)).orphans).toEqual(["user-call:c", "c"]);
+    const unanswered = [
+      JSON.stringify({ sessionId: "x" }),
+      JSON.stringify({
+        type: "gemini",
+        content: [{ functionCall: { id: "a" } }, { functionCall: { id: "b" } }],
+      }),
+      JSON.stringify({ type: "user", content: [{ functionResponse: { id: "a" } }] }),
+      JSON.stringify({ type: "gemini", content: [{ text: "next" }] }),
+    ].join("\n");
+    expect(unansweredGeminiCalls(unanswered)).toEqual(["b"]);
   });
 });
