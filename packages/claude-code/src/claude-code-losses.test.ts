@@ -75,6 +75,7 @@ const cases: Record<string, () => Warning[]> = {
   ]),
   "claude_code.json-tool-output": writing([assistant([call]), user([result({ a: 1 })])]),
   "claude_code.orphan-tool-use": writing([assistant([call])]),
+  "claude_code.orphan-result": writing([user([result()])]),
   "claude_code.result-on-assistant": writing([assistant([call, result()])]),
   "claude_code.user-tool-use": writing([user([call])]),
   "claude_code.user-message-fields": writing([user([{ type: "text", text: "x" }], { model: "m" })]),

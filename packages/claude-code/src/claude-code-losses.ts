@@ -45,6 +45,11 @@ export const claudeCodeLoss = {
     "degraded",
     "A model tool call on a user message becomes a text block; a user slash Command gets its own line and a new id.",
   ),
+  orphanResult: loss(
+    "claude_code.orphan-result",
+    "degraded",
+    "A tool result on a user message whose call is no earlier assistant tool call becomes a text block `[tool result] <content>` (`[tool result (error)]`; content not a string as its JSON text): the Anthropic API rejects a tool_result without its tool_use.",
+  ),
   userMessageFields: loss(
     "claude_code.user-message-fields",
     "unsupported",

@@ -168,6 +168,23 @@ function readBlocks(message: Message): Message {
   return read;
 }
 
+/**
+ * claude_code.orphan-result: a result on a user line whose call is no
+ * earlier assistant tool call reads back as the text `[tool result]
+ * <content>` (`[tool result (error)]`), content as the tool_result rule
+ * left it, a string as is, else its JSON text.
+ */
+function resultsWithoutCallAsText(message: Message, calls: ReadonlySet<string>): Message {
+  return {
+    ...message,
+    content: message.content.map((block): Block => {
+      if (block.type !== "tool_result" || calls.has(block.toolUseId)) return block;
+      const text = typeof block.content === "string" ? block.content : stringifyJson(block.content);
+      return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
+    }),
+  };
+}
+
 /** The conversation as it reads back. */
 export function projectConversation(messages: readonly Message[]): Message[] {
   const commands = commandsOf(messages);
@@ -190,15 +207,17 @@ export function projectConversation(messages: readonly Message[]): Message[] {
         (line.message.content[0] as Block & { type: "tool_use" }).id,
         `command-${++ordinal}`,
       );
+  // A result answers its call only after an assistant call of its id (else it reads back as text).
   const answered = new Set<string>();
+  const calledBefore = new Set<string>();
   for (const line of lines)
-    for (const block of line.message.content)
-      if (block.type === "tool_result")
-        answered.add(
-          line.markup === "output"
-            ? (renamedTo.get(block.toolUseId) ?? block.toolUseId)
-            : block.toolUseId,
-        );
+    for (const block of line.message.content) {
+      if (block.type === "tool_use" && line.message.role === "assistant")
+        calledBefore.add(block.id);
+      if (block.type !== "tool_result") continue;
+      if (line.markup === "output") answered.add(renamedTo.get(block.toolUseId) ?? block.toolUseId);
+      else if (calledBefore.has(block.toolUseId)) answered.add(block.toolUseId);
+    }
 
   // Reading back: markup becomes calls and results again; every call nothing answers gets an error result.
   const out: Message[] = [];
@@ -214,6 +233,8 @@ export function projectConversation(messages: readonly Message[]): Message[] {
     return undefined;
   };
   let lastAssistantTime = "";
+  /** The assistant tool calls so far (claude_code.orphan-result). */
+  const calls = new Set<string>();
   for (const line of lines) {
     const { message } = line;
     let read: Message;
@@ -259,6 +280,8 @@ export function projectConversation(messages: readonly Message[]): Message[] {
     } else {
       const plain = message.role === "user" && message.context === undefined && !isMarker(message);
       read = readBlocks(plain ? (flushOrphans(message) as Message) : message);
+      if (read.role === "user") read = resultsWithoutCallAsText(read, calls);
+      else for (const block of read.content) if (block.type === "tool_use") calls.add(block.id);
     }
     if (
       read.role !== "user" ||

@@ -80,13 +80,29 @@ function planOf(messages: () => Iterable<Message>): Plan & { results?: Set<strin
   // Every user Command becomes a lone message of its own, in input order, so
   // its ordinal among those messages is its ordinal here.
   let ordinal = 0;
-  for (const message of messages())
+  // A result answers a call only after an assistant call of its id (else it is written as
+  // text): as step 1 writes them, an assistant message's calls come before its results,
+  // in each stretch between its compaction markers.
+  const called = new Set<string>();
+  for (const message of messages()) {
+    let stretch: Block[] = [];
+    const close = () => {
+      if (message.role === "assistant")
+        for (const block of stretch) if (block.type === "tool_use") called.add(block.id);
+      for (const block of stretch)
+        if (block.type === "tool_result" && called.has(block.toolUseId))
+          results.add(block.toolUseId);
+      stretch = [];
+    };
     for (const block of message.content)
       if (message.role === "user" && block.type === "tool_use" && isUserCommand(block)) {
         ordinal += 1;
         commandIds.add(block.id);
         renamed.set(block.id, commandId(ordinal));
-      } else if (block.type === "tool_result") results.add(block.toolUseId);
+      } else if (block.type === "compaction") close();
+      else stretch.push(block);
+    close();
+  }
   const commandResults = new Map<string, ToolResultBlock>();
   const resultSites = new Map<string, ToolResultBlock>();
   if (commandIds.size > 0) {
@@ -347,17 +363,44 @@ function answeredIds(
 ): Set<string> {
   if (plan.results !== undefined) return plan.results;
   const answered = new Set<string>();
+  const called = new Set<string>();
   const walk = newWalk();
   let at = 0;
   for (const message of messages)
     for (const split of splitMessage(withPlanResults(message, at++, plan), plan, walk, undefined))
-      for (const block of split.content)
-        if (block.type === "tool_result")
-          answered.add(
-            (walk.outputs.has(split) ? plan.renamed.get(block.toolUseId) : undefined) ??
-              block.toolUseId,
-          );
+      for (const block of split.content) {
+        if (block.type === "tool_use" && split.role === "assistant") called.add(block.id);
+        if (block.type !== "tool_result") continue;
+        if (walk.outputs.has(split))
+          answered.add(plan.renamed.get(block.toolUseId) ?? block.toolUseId);
+        // A result without an earlier assistant call is written as text (orphansAsText).
+        else if (called.has(block.toolUseId)) answered.add(block.toolUseId);
+      }
   return answered;
+}
+
+/**
+ * A user message's results whose call is no earlier assistant tool call, as
+ * text (claude_code.orphan-result): the API rejects a tool_result without
+ * its tool_use.
+ */
+function orphansAsText(
+  message: Message,
+  calls: ReadonlySet<string>,
+  options: ConversionOptions | undefined,
+): Message {
+  if (!message.content.some((block) => block.type === "tool_result" && !calls.has(block.toolUseId)))
+    return message;
+  const content = message.content.map((block): Block => {
+    if (block.type !== "tool_result" || calls.has(block.toolUseId)) return block;
+    warn(options, claudeCodeLoss.orphanResult, "a tool result without its call became text");
+    const text =
+      typeof block.content === "string"
+        ? block.content
+        : stringifyJson(block.content, undefined, "claude_code");
+    return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
+  });
+  return { ...message, content };
 }
 
 function* projectMessages(
@@ -372,11 +415,15 @@ function* projectMessages(
   // of the next user message, or in a new one right after when there is none.
   let orphans: Message | undefined;
   let at = 0;
+  /** The assistant tool calls written so far: a result pairs only with one of these. */
+  const calls = new Set<string>();
   for (const source of messages)
     for (const split of splitMessage(withPlanResults(source, at++, plan), plan, walk, options)) {
       const output = walk.outputs.has(split);
       let message = rewriteMessage(split, plan, output, options);
       if (output) outputLines.add(message);
+      else if (message.role === "user") message = orphansAsText(message, calls, options);
+      else for (const block of message.content) if (block.type === "tool_use") calls.add(block.id);
       if (orphans !== undefined) {
         if (
           message.role === "user" &&

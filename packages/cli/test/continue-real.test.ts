@@ -268,6 +268,35 @@ describe.skipIf(opencodeSkip !== undefined)(
       expect(listed.stdout.match(new RegExp(id as string, "g"))).toHaveLength(1);
     }, 300_000);
 
+    const storage = path.join(realRoot, "opencode", "storage-pre-1.2-local-opencode");
+    it.skipIf(!existsSync(storage))(
+      "list counts every OpenCode session: two projects in the database (imported by continue) and the pre-1.2 storage tree",
+      async () => {
+        const second = path.join(home.root, "other-project");
+        await fs.mkdir(second);
+        const one = await run(true);
+        expect(one.code, one.stderr).toBe(0);
+        // The same session continued from another directory is another project's, with a range's own id.
+        const two = await txcript(
+          home,
+          ["continue", `${slashCommands}#1-3`, "--with", "opencode", "--no-resume"],
+          { env: opencodeEnv(true), cwd: second },
+        );
+        expect(two.code, two.stderr).toBe(0);
+        await fs.cp(storage, path.join(home.dataHome, "opencode", "storage"), { recursive: true });
+        const listed = await txcript(home, ["list", "--from", "opencode", "--json"], {
+          env: opencodeEnv(false),
+        });
+        expect(listed.code, listed.stderr).toBe(0);
+        const ids = (JSON.parse(listed.stdout) as { id: string }[]).map((row) => row.id).sort();
+        const imported = [one.stdout, two.stdout].map(
+          (out) => /^opencode --session (\S+)$/.exec(out.trim())?.[1] as string,
+        );
+        expect(ids).toEqual([...imported, "ses_6d9b4aaecffet33kjFOiHfRk8H"].sort());
+      },
+      300_000,
+    );
+
     it.skipIf(!haveReal)(
       "without the opencode program: fails, and leaves no staging file and no archive, so the next try is not 'already continued'",
       async () => {

@@ -43,6 +43,10 @@ function line(value: JsonObject): GeminiCliLine {
   return { text: stringifyJson(value, undefined, harness), value };
 }
 
+/** The error response a call without its result gets (gemini_cli.missing-result). */
+export const missingResultText =
+  "[txcript: this tool call has no result in the source session; the call was not answered]";
+
 /** A result written as text (gemini_cli.orphan-result). */
 function resultText(block: Extract<Message["content"][number], { type: "tool_result" }>): string {
   const content =
@@ -55,8 +59,8 @@ function resultText(block: Extract<Message["content"][number], { type: "tool_res
 function parts(
   message: Message,
   names: Map<string, string>,
-  /** The ids of the functionCalls written in model turns so far. */
-  called: Set<string>,
+  /** The functionCalls of the last model turn not answered yet: id → Gemini tool name. */
+  pending: Map<string, string>,
   options: GeminiCliWriteOptions | undefined,
   path: string,
 ): Json[] {
@@ -113,13 +117,13 @@ function parts(
             path,
           );
         names.set(block.id, call.name);
-        called.add(block.id);
+        pending.set(block.id, call.name);
         out.push({ functionCall: { id: block.id, name: call.name, args: call.args } });
         break;
       }
       case "tool_result":
-        // A functionResponse without an earlier model functionCall (or in a model turn) is rejected: its text.
-        if (message.role !== "user" || !called.has(block.toolUseId)) {
+        // A functionResponse must answer a call of the last model turn (and sit in a user turn): else its text.
+        if (message.role !== "user" || !pending.has(block.toolUseId)) {
           warn(
             options,
             geminiCliLoss.orphanResult,
@@ -132,10 +136,11 @@ function parts(
         out.push({
           functionResponse: {
             id: block.toolUseId,
-            name: names.get(block.toolUseId) ?? "",
+            name: pending.get(block.toolUseId) ?? "",
             response: responseFromResult(block.content, block.isError),
           },
         });
+        pending.delete(block.toolUseId);
         break;
       case "image":
         out.push({ inlineData: { mimeType: block.source.mediaType, data: block.source.data } });
@@ -151,7 +156,7 @@ function messageRecord(
   path: string,
   id: string,
   names: Map<string, string>,
-  called: Set<string>,
+  pending: Map<string, string>,
   options: GeminiCliWriteOptions | undefined,
 ): JsonObject | undefined {
   // What the record renders to decides whether it reads back as Gemini CLI's own injected context.
@@ -187,7 +192,7 @@ function messageRecord(
     id,
     timestamp: message.timestamp,
     type: message.role === "user" ? "user" : "gemini",
-    content: parts(message, names, called, options, path),
+    content: parts(message, names, pending, options, path),
   };
   if (message.role === "user") {
     if (message.model !== undefined || message.usage !== undefined)
@@ -280,24 +285,64 @@ export function* geminiCliLinesOf(
   if (meta.title !== undefined) metadata.summary = meta.title;
   yield line(metadata);
   const names = new Map<string, string>();
-  const called = new Set<string>();
+  const pending = new Map<string, string>();
   let records = 0;
   let index = 0;
+  // A user record after a model turn with calls still unanswered is held: the missing responses go on it.
+  let held: JsonObject | undefined;
+  let lastModel: Message | undefined;
+  /** The held record (or a new user record) with an error response for each call still unanswered. */
+  const answerPending = (): JsonObject | undefined => {
+    if (pending.size === 0) return held;
+    warn(
+      options,
+      geminiCliLoss.missingResult,
+      "a tool call without its result got an error response",
+      "$.messages",
+      pending.size,
+    );
+    const responses: Json[] = [...pending].map(([id, name]) => ({
+      functionResponse: { id, name, response: responseFromResult(missingResultText, true) },
+    }));
+    pending.clear();
+    if (held !== undefined)
+      return { ...held, content: [...(held.content as Json[]), ...responses] };
+    const record: JsonObject = {
+      id: recordId(`${sessionId}:${records}`),
+      timestamp: lastModel?.timestamp ?? meta.timestamp,
+      type: "user",
+      content: responses,
+    };
+    records += 1;
+    return record;
+  };
   for (const message of source.messages) {
+    if (message.role === "assistant") {
+      const answered = answerPending();
+      if (answered !== undefined) yield line(answered);
+      held = undefined;
+      lastModel = message;
+    } else if (held !== undefined) {
+      yield line(held);
+      held = undefined;
+    }
     // Record ids count written records, so a message left out does not renumber the rest on a second write.
     const record = messageRecord(
       message,
       `$.messages[${index}]`,
       recordId(`${sessionId}:${records}`),
       names,
-      called,
+      pending,
       options,
     );
     index += 1;
     if (record === undefined) continue;
     records += 1;
-    yield line(record);
+    if (message.role === "user" && pending.size > 0) held = record;
+    else yield line(record);
   }
+  const answered = answerPending();
+  if (answered !== undefined) yield line(answered);
   for (const subagent of source.subagents) {
     warn(
       options,

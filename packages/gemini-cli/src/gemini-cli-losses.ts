@@ -136,6 +136,11 @@ export const geminiCliLoss = {
     "degraded",
     "A tool result whose call is not an earlier tool call of a model turn (a call made text, a call nowhere), or that sits on an assistant message, becomes a text part `[tool result] <content>` (`[tool result (error)]`; content not a string as its JSON text): a functionResponse without its functionCall is rejected by the Gemini API.",
   ),
+  missingResult: loss(
+    "gemini_cli.missing-result",
+    "degraded",
+    "A model turn's tool call that no user turn before the next model turn answers gets an error functionResponse `[txcript: this tool call has no result in the source session; the call was not answered]`, on the last user record after it (or a new one): the Gemini API wants every call of a turn answered.",
+  ),
   userMessageFields: loss(
     "gemini_cli.user-message-fields",
     "unsupported",

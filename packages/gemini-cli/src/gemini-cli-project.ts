@@ -197,32 +197,74 @@ function summaryText(block: Block): Block {
 }
 
 /**
- * gemini_cli.user-tool-use and gemini_cli.orphan-result: a call on a user
- * message reads back as the text `[tool call <canonical name> <input JSON>]`;
- * a result on an assistant message, or whose id is no earlier call of an
- * assistant message, as `[tool result] <content>` (`[tool result (error)]`;
- * content not a string as its JSON text). `called` gathers the assistant calls.
+ * gemini_cli.user-tool-use, gemini_cli.orphan-result and
+ * gemini_cli.missing-result: a call on a user message reads back as the text
+ * `[tool call <canonical name> <input JSON>]`; a result reads back as a result
+ * only on a user message answering a call of the last assistant message not
+ * answered yet, else as `[tool result] <content>` (`[tool result (error)]`;
+ * content not a string as its JSON text); calls of an assistant message still
+ * unanswered when the next assistant message (or the end) comes get an error
+ * result `[txcript: … not answered]`, on the last user message after it, or
+ * a new user message at that assistant message's time.
  */
-function pairedOnly(message: Message, called: Set<string>): Message {
-  const content = message.content.map((block): Block => {
-    if (block.type === "tool_use" && message.role === "user") {
-      const { name, input } = toCanonical(block.tool);
-      return {
-        type: "text",
-        text: `[tool call ${name} ${stringifyJson(input, undefined, "gemini_cli")}]`,
-      };
+function paired(messages: readonly Message[]): Message[] {
+  const out: Message[] = [];
+  const pending: string[] = [];
+  let lastUser = -1;
+  let lastAssistant: Message | undefined;
+  const answerPending = () => {
+    if (pending.length === 0) return;
+    const results: Block[] = pending.map((id) => ({
+      type: "tool_result",
+      toolUseId: id,
+      content:
+        "[txcript: this tool call has no result in the source session; the call was not answered]",
+      isError: true,
+    }));
+    pending.length = 0;
+    const held = out[lastUser];
+    if (held !== undefined) out[lastUser] = { ...held, content: [...held.content, ...results] };
+    else
+      out.push({
+        role: "user",
+        content: results,
+        timestamp: lastAssistant?.timestamp ?? "",
+      });
+  };
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      answerPending();
+      lastUser = -1;
+      lastAssistant = message;
     }
-    if (block.type === "tool_use") called.add(block.id);
-    if (block.type === "tool_result" && (message.role !== "user" || !called.has(block.toolUseId))) {
-      const text =
-        typeof block.content === "string"
-          ? block.content
-          : stringifyJson(block.content, undefined, "gemini_cli");
-      return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
-    }
-    return block;
-  });
-  return { ...message, content };
+    const content = message.content.map((block): Block => {
+      if (block.type === "tool_use" && message.role === "user") {
+        const { name, input } = toCanonical(block.tool);
+        return {
+          type: "text",
+          text: `[tool call ${name} ${stringifyJson(input, undefined, "gemini_cli")}]`,
+        };
+      }
+      if (block.type === "tool_use" && !pending.includes(block.id)) pending.push(block.id);
+      if (block.type === "tool_result") {
+        const at = message.role === "user" ? pending.indexOf(block.toolUseId) : -1;
+        if (at >= 0) {
+          pending.splice(at, 1);
+          return block;
+        }
+        const text =
+          typeof block.content === "string"
+            ? block.content
+            : stringifyJson(block.content, undefined, "gemini_cli");
+        return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${text}` };
+      }
+      return block;
+    });
+    if (message.role === "user") lastUser = out.length;
+    out.push({ ...message, content });
+  }
+  answerPending();
+  return out;
 }
 
 function projectMessage(message: Message): Message {
@@ -264,9 +306,5 @@ export function geminiCliProject(transcript: Transcript): Transcript {
   const meta: Meta = { id: projectId(transcript.meta.id), timestamp: transcript.meta.timestamp };
   if (transcript.meta.cwd !== undefined) meta.cwd = transcript.meta.cwd;
   if (transcript.meta.title !== undefined) meta.title = transcript.meta.title;
-  const called = new Set<string>();
-  return {
-    meta,
-    messages: transcript.messages.map((message) => projectMessage(pairedOnly(message, called))),
-  };
+  return { meta, messages: paired(transcript.messages).map(projectMessage) };
 }

@@ -2,7 +2,7 @@
 // layout (measured from a 1.18.33 database), and over the real pre-1.2
 // storage tree read in place. The real-program test covers a database the
 // real OpenCode wrote.
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Discovered, TxcriptError } from "@txcript/core";
@@ -184,13 +184,24 @@ describe("OpencodeStore over a live WAL database", () => {
     await expect(store.delete(parent)).rejects.toMatchObject({ code: "REFUSED" });
   });
 
-  it("stages an export file on save (never the database), without clobbering", async () => {
+  it("stages an export file on save (never the database), refusing a session the database holds", async () => {
     const store = new OpencodeStore({ root: file, staging: path.join(directory, "staging") });
     const native = await store.load(parent);
-    const saved = await store.save(native);
+    const before = await fs.readFile(file);
+    // `opencode import` would replace it: refused, checked against the database itself.
+    await expect(store.save(native)).rejects.toMatchObject({
+      code: "CONFLICT",
+      location: { file },
+    });
+    expect(existsSync(path.join(directory, "staging", `${parent}.json`))).toBe(false);
+    const saved = await store.save(native, { overwrite: true });
     expect(saved).toEqual({ id: parent, path: path.join(directory, "staging", `${parent}.json`) });
     expect(await fs.readFile(saved.path, "utf8")).toBe(opencodeCodec.serialize(native));
-    await expect(store.save(native)).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await fs.readFile(file)).toEqual(before);
+    // A staged file is a hand-over only: delete removes it (the database is never written).
+    await store.delete(parent);
+    expect(existsSync(saved.path)).toBe(false);
+    await expect(store.delete(parent)).rejects.toMatchObject({ code: "REFUSED" });
     // What save returns, load finds, before any import (from the staging directory).
     const foreign = opencodeCodec.fromCommon({
       meta: { id: "from-claude", timestamp: "2026-01-01T00:00:00.000Z" },
