@@ -339,6 +339,7 @@ interface CommonBlock {
   id?: string;
   toolUseId?: string;
   content?: unknown;
+  history?: CommonMessage[];
 }
 interface CommonMessage {
   role: string;
@@ -358,8 +359,12 @@ function head(text: string, length: number): string {
 
 export interface Expected {
   userTexts: { ordinal: number; head: string }[];
-  /** Compaction summaries: sent in whatever role the target gives them. */
-  summaries: { ordinal: number; head: string }[];
+  /**
+   * Compaction summaries: sent in whatever role the target gives them. Where
+   * the source recorded the history it sent instead (Codex
+   * replacement_history), sending that history's user texts does as well.
+   */
+  summaries: { ordinal: number; head: string; history: string[] }[];
   calls: { ordinal: number; id: string }[];
   results: { ordinal: number; id: string; head: string }[];
   /** Something was left out: the note must be sent. */
@@ -410,7 +415,19 @@ export function expectedFrom(
         typeof block.summary === "string" &&
         squash(block.summary) !== ""
       )
-        expected.summaries.push({ ordinal, head: head(block.summary, headLength) });
+        expected.summaries.push({
+          ordinal,
+          head: head(block.summary, headLength),
+          history: (block.history ?? []).flatMap((entry) =>
+            entry.role === "user" && entry.context === undefined
+              ? entry.content.flatMap((part) =>
+                  part.type === "text" && typeof part.text === "string" && squash(part.text) !== ""
+                    ? [head(part.text, 60)]
+                    : [],
+                )
+              : [],
+          ),
+        });
       if (
         block.type === "text" &&
         message.role === "user" &&
@@ -457,7 +474,10 @@ export function compare(sent: SentHistory, expected: Expected): string[] {
         `user text of message #${item.ordinal} missing: ${JSON.stringify(item.head.slice(0, 60))}`,
       );
   for (const item of expected.summaries)
-    if (!allText.includes(item.head))
+    if (
+      !allText.includes(item.head) &&
+      !(item.history.length > 0 && item.history.every((text) => allText.includes(text)))
+    )
       problems.push(
         `compaction summary of message #${item.ordinal} missing: ${JSON.stringify(item.head.slice(0, 60))}`,
       );
