@@ -134,3 +134,29 @@ describe("a compaction that recorded the history it sent instead", () => {
     ]);
   });
 });
+
+describe("a result string that holds serialized content", () => {
+  it("is carried by its text parsed out as well as verbatim", () => {
+    const wrapped = JSON.stringify([{ type: "text", text: "the real output" }]);
+    const expected = expectedFrom(
+      [
+        { role: "assistant", content: [{ type: "tool_use", id: "c1", tool: {} }] },
+        { role: "user", content: [{ type: "tool_result", toolUseId: "c1", content: wrapped }] },
+      ],
+      undefined,
+    );
+    const request = (output: string) =>
+      sentHistory("responses", {
+        input: [
+          { type: "function_call", call_id: "c1", name: "x", arguments: "{}" },
+          { type: "function_call_output", call_id: "c1", output },
+          { type: "message", role: "user", content: prompt },
+        ],
+      });
+    expect(compare(request("the real output"), expected)).toEqual([]);
+    expect(compare(request(wrapped), expected)).toEqual([]);
+    expect(compare(request("other"), expected)).toEqual([
+      expect.stringMatching(/result of c1 \(message #2\) does not carry its text/),
+    ]);
+  });
+});

@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { programBin, programSkipReason } from "../../../scripts/real-programs.mjs";
 import { type ProviderApi, type RecordedRequest, startModelStub } from "./model-stub.js";
-import { type SentHistory, sentHistory } from "./sent-history.js";
+import { type SentHistory, sentHistory, textOf } from "./sent-history.js";
 import { repoRoot } from "./workspace.js";
 
 export const cliBin = path.join(repoRoot, "packages/cli/dist/txcript.js");
@@ -357,6 +357,17 @@ function head(text: string, length: number): string {
   return squash(text).slice(0, length).trim();
 }
 
+/** The head of a result string that holds serialized JSON content, read by its strings. */
+function unwrappedHead(content: unknown, length: number): string | undefined {
+  if (typeof content !== "string" || !/^\s*[[{]/.test(content)) return undefined;
+  try {
+    const text = head(textOf(JSON.parse(content)), length);
+    return text === "" ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Expected {
   userTexts: { ordinal: number; head: string }[];
   /**
@@ -366,7 +377,8 @@ export interface Expected {
    */
   summaries: { ordinal: number; head: string; history: string[] }[];
   calls: { ordinal: number; id: string }[];
-  results: { ordinal: number; id: string; head: string }[];
+  /** `unwrapped`: the head of a string result that is serialized JSON, by its strings (a writer may send it parsed). */
+  results: { ordinal: number; id: string; head: string; unwrapped?: string | undefined }[];
   /** Something was left out: the note must be sent. */
   note: boolean;
 }
@@ -456,6 +468,7 @@ export function expectedFrom(
           ordinal,
           id: block.toolUseId,
           head: typeof block.content === "string" ? head(block.content, headLength) : "",
+          unwrapped: unwrappedHead(block.content, headLength),
         });
     }
   });
@@ -489,7 +502,14 @@ export function compare(sent: SentHistory, expected: Expected): string[] {
     const found = sent.results.filter((item) => item.id === result.id);
     if (found.length === 0)
       problems.push(`result of ${result.id} (message #${result.ordinal}) missing`);
-    else if (result.head !== "" && !found.some((item) => squash(item.text).includes(result.head)))
+    else if (
+      result.head !== "" &&
+      !found.some(
+        (item) =>
+          squash(item.text).includes(result.head) ||
+          (result.unwrapped !== undefined && squash(item.text).includes(result.unwrapped)),
+      )
+    )
       problems.push(
         `result of ${result.id} (message #${result.ordinal}) does not carry its text ${JSON.stringify(result.head.slice(0, 40))}`,
       );
