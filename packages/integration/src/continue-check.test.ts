@@ -48,7 +48,7 @@ describe("expectedFrom", () => {
     const expected = expectedFrom(messages, index);
     expect(expected.userTexts).toEqual([{ ordinal: 6, head: "list the files please" }]);
     expect(expected.summaries).toEqual([
-      { ordinal: 2, head: "This session is being continued: summary" },
+      { ordinal: 2, head: "This session is being continued: summary", history: [] },
     ]);
     // command-1 is a call the person ran (user role): not required as a call.
     expect(expected.calls).toEqual([{ ordinal: 7, id: "call_1" }]);
@@ -101,6 +101,62 @@ describe("compare", () => {
       expect.stringMatching(/tool call call_1 \(message #7\) missing/),
       expect.stringMatching(/result of call_1 \(message #8\) does not carry its text/),
       "the left-out note is not sent",
+    ]);
+  });
+});
+
+describe("a compaction that recorded the history it sent instead", () => {
+  it("is carried by that history's user texts as well as by its summary", () => {
+    const compacted = [
+      {
+        role: "user",
+        content: [
+          {
+            type: "compaction",
+            summary: "placeholder summary",
+            history: [text("user", "the kept question")],
+          },
+        ],
+      },
+    ];
+    const expected = expectedFrom(compacted, undefined);
+    const request = (content: string) =>
+      sentHistory("responses", {
+        input: [
+          { type: "message", role: "user", content },
+          { type: "message", role: "user", content: prompt },
+        ],
+      });
+    expect(compare(request("the kept question"), expected)).toEqual([]);
+    expect(compare(request("placeholder summary"), expected)).toEqual([]);
+    expect(compare(request("something else"), expected)).toEqual([
+      expect.stringMatching(/compaction summary of message #1 missing/),
+    ]);
+  });
+});
+
+describe("a result string that holds serialized content", () => {
+  it("is carried by its text parsed out as well as verbatim", () => {
+    const wrapped = JSON.stringify([{ type: "text", text: "the real output" }]);
+    const expected = expectedFrom(
+      [
+        { role: "assistant", content: [{ type: "tool_use", id: "c1", tool: {} }] },
+        { role: "user", content: [{ type: "tool_result", toolUseId: "c1", content: wrapped }] },
+      ],
+      undefined,
+    );
+    const request = (output: string) =>
+      sentHistory("responses", {
+        input: [
+          { type: "function_call", call_id: "c1", name: "x", arguments: "{}" },
+          { type: "function_call_output", call_id: "c1", output },
+          { type: "message", role: "user", content: prompt },
+        ],
+      });
+    expect(compare(request("the real output"), expected)).toEqual([]);
+    expect(compare(request(wrapped), expected)).toEqual([]);
+    expect(compare(request("other"), expected)).toEqual([
+      expect.stringMatching(/result of c1 \(message #2\) does not carry its text/),
     ]);
   });
 });

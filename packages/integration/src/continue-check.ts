@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { programBin, programSkipReason } from "../../../scripts/real-programs.mjs";
 import { type ProviderApi, type RecordedRequest, startModelStub } from "./model-stub.js";
-import { type SentHistory, sentHistory } from "./sent-history.js";
+import { type SentHistory, sentHistory, textOf } from "./sent-history.js";
 import { repoRoot } from "./workspace.js";
 
 export const cliBin = path.join(repoRoot, "packages/cli/dist/txcript.js");
@@ -339,6 +339,7 @@ interface CommonBlock {
   id?: string;
   toolUseId?: string;
   content?: unknown;
+  history?: CommonMessage[];
 }
 interface CommonMessage {
   role: string;
@@ -356,12 +357,28 @@ function head(text: string, length: number): string {
   return squash(text).slice(0, length).trim();
 }
 
+/** The head of a result string that holds serialized JSON content, read by its strings. */
+function unwrappedHead(content: unknown, length: number): string | undefined {
+  if (typeof content !== "string" || !/^\s*[[{]/.test(content)) return undefined;
+  try {
+    const text = head(textOf(JSON.parse(content)), length);
+    return text === "" ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Expected {
   userTexts: { ordinal: number; head: string }[];
-  /** Compaction summaries: sent in whatever role the target gives them. */
-  summaries: { ordinal: number; head: string }[];
+  /**
+   * Compaction summaries: sent in whatever role the target gives them. Where
+   * the source recorded the history it sent instead (Codex
+   * replacement_history), sending that history's user texts does as well.
+   */
+  summaries: { ordinal: number; head: string; history: string[] }[];
   calls: { ordinal: number; id: string }[];
-  results: { ordinal: number; id: string; head: string }[];
+  /** `unwrapped`: the head of a string result that is serialized JSON, by its strings (a writer may send it parsed). */
+  results: { ordinal: number; id: string; head: string; unwrapped?: string | undefined }[];
   /** Something was left out: the note must be sent. */
   note: boolean;
 }
@@ -410,7 +427,19 @@ export function expectedFrom(
         typeof block.summary === "string" &&
         squash(block.summary) !== ""
       )
-        expected.summaries.push({ ordinal, head: head(block.summary, headLength) });
+        expected.summaries.push({
+          ordinal,
+          head: head(block.summary, headLength),
+          history: (block.history ?? []).flatMap((entry) =>
+            entry.role === "user" && entry.context === undefined
+              ? entry.content.flatMap((part) =>
+                  part.type === "text" && typeof part.text === "string" && squash(part.text) !== ""
+                    ? [head(part.text, 60)]
+                    : [],
+                )
+              : [],
+          ),
+        });
       if (
         block.type === "text" &&
         message.role === "user" &&
@@ -439,6 +468,7 @@ export function expectedFrom(
           ordinal,
           id: block.toolUseId,
           head: typeof block.content === "string" ? head(block.content, headLength) : "",
+          unwrapped: unwrappedHead(block.content, headLength),
         });
     }
   });
@@ -457,7 +487,10 @@ export function compare(sent: SentHistory, expected: Expected): string[] {
         `user text of message #${item.ordinal} missing: ${JSON.stringify(item.head.slice(0, 60))}`,
       );
   for (const item of expected.summaries)
-    if (!allText.includes(item.head))
+    if (
+      !allText.includes(item.head) &&
+      !(item.history.length > 0 && item.history.every((text) => allText.includes(text)))
+    )
       problems.push(
         `compaction summary of message #${item.ordinal} missing: ${JSON.stringify(item.head.slice(0, 60))}`,
       );
@@ -469,7 +502,14 @@ export function compare(sent: SentHistory, expected: Expected): string[] {
     const found = sent.results.filter((item) => item.id === result.id);
     if (found.length === 0)
       problems.push(`result of ${result.id} (message #${result.ordinal}) missing`);
-    else if (result.head !== "" && !found.some((item) => squash(item.text).includes(result.head)))
+    else if (
+      result.head !== "" &&
+      !found.some(
+        (item) =>
+          squash(item.text).includes(result.head) ||
+          (result.unwrapped !== undefined && squash(item.text).includes(result.unwrapped)),
+      )
+    )
       problems.push(
         `result of ${result.id} (message #${result.ordinal}) does not carry its text ${JSON.stringify(result.head.slice(0, 40))}`,
       );

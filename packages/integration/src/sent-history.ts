@@ -57,7 +57,7 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const asString = (value: unknown): string => (typeof value === "string" ? value : "");
 
 /** The text inside a content value: a string, or the text of an array of parts. */
-function textOf(content: unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content))
     return content
