@@ -272,12 +272,15 @@ describe("writeFileAtomic: what an interrupted or hostile write leaves (issue 33
 
   it("gives every temporary name at most 255 bytes, distinct for distinct long names", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", minLength: 1, maxLength: 300, size: "max" }), (base) => {
-        const prefix = temporaryPrefix(base);
-        expect(Buffer.byteLength(`${prefix}4194304.0123456789ab.tmp`)).toBeLessThanOrEqual(255);
-        expect(prefix.startsWith(".")).toBe(true);
-        expect(prefix).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
-      }),
+      fc.property(
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 300, size: "max" }),
+        (base) => {
+          const prefix = temporaryPrefix(base);
+          expect(Buffer.byteLength(`${prefix}4194304.0123456789ab.tmp`)).toBeLessThanOrEqual(255);
+          expect(prefix.startsWith(".")).toBe(true);
+          expect(prefix).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+        },
+      ),
     );
     expect(temporaryPrefix(`${"a".repeat(240)}1`)).not.toBe(temporaryPrefix(`${"a".repeat(240)}2`));
   });
