@@ -8,7 +8,8 @@
 // id (or unique prefix) of a session the stores discover, never a path, and
 // reads it only when it is a regular file within the input limit; since and
 // until must be dates. Secrets are replaced (@txcript/redact) in what
-// read_session and search_sessions return unless the call says redact: false.
+// every tool returns (titles, snippets, the text read) unless the call says
+// redact: false.
 
 import { promises as fs } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -195,11 +196,21 @@ export function createServer(io: Io, version: string): McpServer {
           .max(1000)
           .optional()
           .describe("at most this many (default 50)"),
+        redact: z
+          .boolean()
+          .optional()
+          .describe("replace secrets (API keys, tokens, passwords) in titles (default true)"),
       },
     },
     async (args) => {
       try {
-        return ok(JSON.stringify(await listSessions(io, args), null, 2));
+        const sessions = await listSessions(io, args);
+        if (args.redact === false) return ok(JSON.stringify(sessions, null, 2));
+        const titles = await redactTexts(sessions.map((session) => session.title ?? ""));
+        const redacted = sessions.map((session, index) =>
+          session.title === undefined ? session : { ...session, title: titles[index] as string },
+        );
+        return ok(JSON.stringify(redacted, null, 2));
       } catch (error) {
         return failure(error);
       }

@@ -202,14 +202,14 @@ describe("txcript mcp: read_session reads only stored sessions", () => {
 });
 
 describe("txcript mcp: secrets stay out of what it returns (redact, default on)", () => {
-  it("read_session and search_sessions redact unless redact: false", async () => {
+  it("list_sessions, read_session and search_sessions redact unless redact: false", async () => {
     const file = path.join(home.work, "secret.common.json");
     const at = "2026-01-01T00:00:00.000Z";
     await fs.writeFile(
       file,
       JSON.stringify({
         format: "txcript.common/v2",
-        meta: { id: "secretive", timestamp: at, cwd: home.work },
+        meta: { id: "secretive", timestamp: at, cwd: home.work, title: `title ${github}` },
         messages: [
           {
             role: "user",
@@ -223,6 +223,11 @@ describe("txcript mcp: secrets stay out of what it returns (redact, default on)"
     const continued = await txcript(home, ["continue", file, "--with", "pi", "--no-resume"]);
     expect(continued.code, continued.stderr).toBe(0);
     const mcp = await start();
+    const listed = await mcp.call("list_sessions", { from: "pi" });
+    expect(listed.text).toContain("[redacted: ");
+    expect(listed.text).not.toContain(github);
+    const rawList = await mcp.call("list_sessions", { from: "pi", redact: false });
+    expect(rawList.text).toContain(github);
     const read = await mcp.call("read_session", { ref: "secretive" });
     expect(read.isError).toBe(false);
     expect(read.text).toContain("porcupine token [redacted: ");

@@ -168,17 +168,30 @@ function processRuns(pid: number): boolean {
   }
 }
 
+/** Names ending in .tmp in each directory listed for stale temporary files, by directory. */
+const listed = new Map<string, Promise<string[]>>();
+
 /**
  * Remove the temporary files an earlier write of `target` left when its
  * process was killed outright (kill -9, a crash): those of this target's
- * name whose process no longer runs on this machine. Best effort.
+ * name whose process no longer runs on this machine (from one listing of
+ * the directory a process). Best effort.
  */
 export async function removeStaleTemporaries(target: string): Promise<string[]> {
   const prefix = temporaryPrefix(path.basename(target));
   const directory = path.dirname(target);
   const removed: string[] = [];
-  const names = await fs.readdir(directory).catch(() => [] as string[]);
-  for (const name of names) {
+  // Each directory is listed once a process: a batch writing thousands of
+  // files into one directory does not list it thousands of times.
+  let listing = listed.get(directory);
+  if (listing === undefined) {
+    listing = fs.readdir(directory).then(
+      (names) => names.filter((name) => name.endsWith(".tmp")),
+      () => [] as string[],
+    );
+    listed.set(directory, listing);
+  }
+  for (const name of await listing) {
     if (!name.startsWith(prefix)) continue;
     const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
     if (match === null) continue;
