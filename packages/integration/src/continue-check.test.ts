@@ -140,7 +140,7 @@ describe("a result string that holds serialized content", () => {
     const wrapped = JSON.stringify([{ type: "text", text: "the real output" }]);
     const expected = expectedFrom(
       [
-        { role: "assistant", content: [{ type: "tool_use", id: "c1", tool: {} }] },
+        { role: "assistant", content: [{ type: "tool_use", id: "c1" }] },
         { role: "user", content: [{ type: "tool_result", toolUseId: "c1", content: wrapped }] },
       ],
       undefined,
