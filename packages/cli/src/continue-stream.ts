@@ -20,6 +20,7 @@ import {
   commonDocumentPieces,
   compactionOf,
   type Message,
+  makeDirectoryInside,
   readFileLines,
   readHead,
   type StreamPart,
@@ -31,13 +32,7 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import {
-  archiveDirectory,
-  exists,
-  makeArchiveDirectory,
-  streamFitForTarget,
-  writeArchive,
-} from "./context-budget.js";
+import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
 import { fullNote, type Plan, withNote, withoutCompactions } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
@@ -188,14 +183,15 @@ export async function streamedCopy(
       ? fs.rm(archive, { recursive: true, force: true })
       : fs.rm(written, { force: true }));
   };
-  await makeArchiveDirectory(directory, meta.id);
+  // Never through a `.txcript` link; writeArchive adds the .gitignore once something is archived.
+  await makeDirectoryInside(directory, archive);
   await writeFileAtomic(
     written,
     withFileEach(
       located.shown,
       commonDocumentPieces(meta, messages(), () => (announced ? subagents : undefined)),
     ),
-    { overwrite: true },
+    { overwrite: true, mode: 0o600 },
   );
   count = index;
   // Pass three, silent: the copy's messages kept as the fit says.
