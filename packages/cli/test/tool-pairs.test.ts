@@ -206,56 +206,26 @@ function sourcePairs(transcript: Transcript): number {
 
 const sessions = fc.oneof(transcriptArbitrary(), oddShapesArbitrary());
 
-/** Whether every result's call is somewhere in the session. */
-const everyResultCalled = (transcript: Transcript): boolean => {
-  const calls = new Set<string>();
-  for (const message of transcript.messages)
-    for (const block of message.content) if (block.type === "tool_use") calls.add(block.id);
-  return transcript.messages.every((message) =>
-    message.content.every((block) => block.type !== "tool_result" || calls.has(block.toolUseId)),
-  );
-};
-
-/**
- * Shapes a writer is not yet checked on, each with the reason: the Codex
- * writer (packages/codex, another helper's) still writes a
- * function_call_output for a result whose call is nowhere in the session.
- */
-const notYet: Record<string, { only: (transcript: Transcript) => boolean; why: string }> = {
-  codex: {
-    only: everyResultCalled,
-    why: "a result whose call is nowhere in the session is still written as an orphan function_call_output (packages/codex)",
-  },
-};
-
 describe("no orphan tool result in any target's written file", () => {
   for (const [target, pairsOf] of targets) {
     const harness = findHarness(target);
     it(`${target}: every result follows its call, and every call of the source with its result keeps it`, () => {
       fc.assert(
-        fc.property(
-          sessions.filter(notYet[target]?.only ?? (() => true)),
-          ({ subagents: _, ...transcript }) => {
-            // The main session only: subagents are files (or sessions) of their own.
-            const text = harness.codec.serialize(
-              harness.codec.fromCommon(transcript, {
-                ...harness.writeOptions?.({ from: "common" }),
-                onWarning: () => {},
-              }),
-            );
-            const { orphans, paired } = check(pairsOf(text));
-            expect(orphans).toEqual([]);
-            expect(paired).toBeGreaterThanOrEqual(sourcePairs(transcript));
-          },
-        ),
+        fc.property(sessions, ({ subagents: _, ...transcript }) => {
+          // The main session only: subagents are files (or sessions) of their own.
+          const text = harness.codec.serialize(
+            harness.codec.fromCommon(transcript, {
+              ...harness.writeOptions?.({ from: "common" }),
+              onWarning: () => {},
+            }),
+          );
+          const { orphans, paired } = check(pairsOf(text));
+          expect(orphans).toEqual([]);
+          expect(paired).toBeGreaterThanOrEqual(sourcePairs(transcript));
+        }),
         lawParameters(lawRuns(200)),
       );
     }, 300_000);
-    const pending = notYet[target];
-    if (pending !== undefined) {
-      console.warn(`NOT CHECKED: ${target}: ${pending.why}`);
-      it.todo(`${target}: ${pending.why}`);
-    }
   }
 
   it("gemini_cli: every functionCall of a model turn is answered by the user turns before the next model turn", () => {

@@ -60,6 +60,11 @@ export const codexLoss = {
     "unsupported",
     "Thinking with no text and no OpenAI encrypted content is dropped.",
   ),
+  orphanResult: loss(
+    "codex.orphan-result",
+    "degraded",
+    "A tool result whose call is not an earlier call of the session becomes user text `[tool result] <output>` (`[tool result (error)]` for an error; structured output as its JSON text): Codex would send a function_call_output without its call, which the Responses API rejects.",
+  ),
   mergedMessages: loss(
     "codex.merged-messages",
     "degraded",

@@ -14,6 +14,7 @@ import {
   type MessageContext,
   type Meta,
   ownValue,
+  stringifyJson,
   type Tool,
   type Transcript,
   type Usage,
@@ -36,6 +37,8 @@ interface State {
   sawAssistant: boolean;
   /** The model in force at the first response: what the session's model reads back as. */
   first: string | undefined;
+  /** The ids of the calls written so far (codex.orphan-result). */
+  calls: Set<string>;
 }
 
 const cliVersionPlaceholder = "0.0.0-txcript";
@@ -123,6 +126,16 @@ function projectUsage(usage: Usage): Usage {
   return out;
 }
 
+// codex.orphan-result (docs/formats/codex.md): `[tool result] <output>`, or
+// `[tool result (error)] <output>`; output that is not a string as its JSON text.
+function orphanResultText(block: Block & { type: "tool_result" }): Block {
+  const output =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, "codex");
+  return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${output}` };
+}
+
 /** The units one message's blocks become; `history` messages carry no model, usage or turn. */
 function unitsOf(
   message: Message,
@@ -201,6 +214,13 @@ function unitsOf(
   };
   const compactions: Block[] = [];
   for (const block of message.content) {
+    // codex.orphan-result: a result without an earlier call is user text.
+    if (block.type === "tool_result" && !state.calls.has(block.toolUseId)) {
+      if (runSide !== "user") flush();
+      runSide = "user";
+      run.push(orphanResultText(block));
+      continue;
+    }
     if (block.type === "text" || block.type === "image") {
       if (message.role === "assistant" && block.type === "image") continue;
       const side: Side = message.role === "assistant" ? "assistant" : "user";
@@ -221,6 +241,7 @@ function unitsOf(
     } else if (block.type === "tool_use") {
       enter("assistant");
       push("assistant", { type: "tool_use", id: block.id, tool: projectTool(block.tool) });
+      state.calls.add(block.id);
     } else if (block.type === "tool_result") {
       enter("user");
       push("user", {
@@ -313,6 +334,7 @@ function projectHistory(history: readonly Message[], timestamp: string): Message
     meta: undefined,
     sawAssistant: true,
     first: undefined,
+    calls: new Set(),
   };
   for (const message of history) unitsOf(message, units, state, { timestamp });
   return group(units);
@@ -325,6 +347,7 @@ export function codexProject(transcript: Transcript): Transcript {
     meta: meta.model,
     sawAssistant: false,
     first: undefined,
+    calls: new Set(),
   };
   const units: Unit[] = [];
   // Codex's own base instructions, first at the session's time, go back into session_meta as they were.

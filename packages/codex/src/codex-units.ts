@@ -4,6 +4,7 @@
 // them as lines; consecutive text of one side becomes one message item, so
 // messages Codex would merge anyway are written the same either way.
 import {
+  type Block,
   type ConversionOptions,
   type Json,
   type JsonObject,
@@ -48,6 +49,15 @@ interface Open {
   side: Side;
   index: number;
   timestamp: string;
+}
+
+/** codex.orphan-result: a result with no earlier call, as the user text it becomes. */
+function orphanResultText(block: Block & { type: "tool_result" }): RunBlock {
+  const output =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, harness);
+  return { type: "text", text: `[tool result${block.isError ? " (error)" : ""}] ${output}` };
 }
 
 export class UnitWriter {
@@ -247,6 +257,13 @@ export class UnitWriter {
         yield* side("assistant");
         yield* this.item("assistant", payload, message, index, at);
       } else if (block.type === "tool_result") {
+        if (!this.calls.has(block.toolUseId)) {
+          // No earlier call to answer: user text, never an orphan function_call_output.
+          this.warn("orphanResult", "a tool result without an earlier call became text", at);
+          yield* side("user");
+          yield* this.runBlock("user", orphanResultText(block), message, index, at);
+          continue;
+        }
         if (block.isError) this.warn("toolErrorFlag", "a tool error became a plain output", at);
         let output: Json = block.content;
         if (typeof output !== "string" && !isCodexOutputItems(output)) {
