@@ -22,7 +22,6 @@ export type {
 } from "./claude-code-schema.js";
 export type { ClaudeCodeSaveOptions, ClaudeCodeStoreOptions } from "./claude-code-store.js";
 export { ClaudeCodeStore } from "./claude-code-store.js";
-export { loadClaudeCodeFile, missingSubagents } from "./claude-code-subagent-files.js";
 export type { ClaudeCodeReadOptions } from "./claude-code-to-common.js";
 export { claudeCodeProgramCheck } from "./claude-code-verify.js";
 export type { ClaudeCodeWriteOptions } from "./common-to-claude-code.js";

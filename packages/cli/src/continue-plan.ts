@@ -47,6 +47,19 @@ export function withNote(transcript: Transcript, message: Message): Transcript {
 }
 
 /**
+ * One message without its compaction markers (withoutCompactions, a message at
+ * a time for the streamed copy): undefined when it was a marker or nothing else
+ * is left, with how many marker blocks went.
+ */
+export function withoutCompaction(message: Message): { message?: Message; removed: number } {
+  const kept = message.content.filter((block) => block.type !== "compaction");
+  const removed = message.content.length - kept.length;
+  if (compactionOf(message) !== undefined || (kept.length === 0 && message.content.length > 0))
+    return { removed };
+  return { message: removed === 0 ? message : { ...message, content: kept }, removed };
+}
+
+/**
  * `--full`: the copy without its compaction markers, so the target's
  * program sends the whole history (every target starts reading at its last
  * compaction). A message that was only a marker goes; a marker among other
@@ -59,11 +72,9 @@ export function withoutCompactions(transcript: Transcript): {
   let removed = 0;
   const messages: Message[] = [];
   for (const message of transcript.messages) {
-    const kept = message.content.filter((block) => block.type !== "compaction");
-    removed += message.content.length - kept.length;
-    if (compactionOf(message) !== undefined || (kept.length === 0 && message.content.length > 0))
-      continue;
-    messages.push(kept.length === message.content.length ? message : { ...message, content: kept });
+    const stripped = withoutCompaction(message);
+    removed += stripped.removed;
+    if (stripped.message !== undefined) messages.push(stripped.message);
   }
   return removed === 0
     ? { transcript, removed }

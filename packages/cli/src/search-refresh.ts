@@ -3,15 +3,9 @@
 // (search-fast.ts, only the changed stores' harnesses loaded): the source of
 // a harness's store, and the progress line and failure note around a refresh.
 // Imports no harness: the fast path must not load the registry.
-import {
-  type AnyHarness,
-  type Discovered,
-  type Environment,
-  type LineSource,
-  loadSessionFile,
-  type Store,
-  sessionReadsAlone,
-} from "@txcript/core";
+// Types only from @txcript/core: its index loads zod and every codec helper, which the fast
+// path must not (so core's loadSessionFile / sessionReadsAlone are applied inline below).
+import type { AnyHarness, Discovered, Environment, LineSource, Store } from "@txcript/core";
 import type { IndexSource, RefreshStats, SearchIndex } from "@txcript/search";
 import { type Io, write } from "./io.js";
 
@@ -25,19 +19,25 @@ export function harnessSource(
   store: Store<unknown>,
   environment: Environment,
 ): IndexSource {
+  const load = harness.loadFile;
   return {
     harness: harness.id,
     store,
     read: (native) => harness.codec.toCommon(native, harness.readOptions?.({}) ?? {}),
     // Without a load of its own, the store's (Amp's refuses links and FIFOs).
-    ...(harness.loadFile === undefined
+    ...(load === undefined
       ? {}
       : {
           loadFile: (session: Discovered) =>
-            loadSessionFile(harness, session.path, { environment, discovered: session }),
+            load(session.path, { environment, discovered: session }),
         }),
-    readsAlone: (session) =>
-      sessionReadsAlone(harness, session.path, { environment, discovered: session }),
+    // As core's sessionReadsAlone: a harness with no load of its own reads its one file.
+    readsAlone: async (session) =>
+      harness.readsAlone !== undefined
+        ? harness.readsAlone(session.path, { environment, discovered: session })
+        : harness.loadFile === undefined
+          ? {}
+          : undefined,
     ...(harness.readStream === undefined
       ? {}
       : {

@@ -250,14 +250,14 @@ describe.skipIf(opencodeSkip !== undefined)(
     it("refuses to replace a session OpenCode's database holds, even with the staging cache gone; --force replaces it", async () => {
       const first = await run(true);
       expect(first.code, first.stderr).toBe(0);
-      const id = /^opencode --session (\S+)$/.exec(first.stdout.trim())?.[1];
+      const id = /^opencode --session=(\S+)$/.exec(first.stdout.trim())?.[1];
       expect(id).toBeDefined();
       // Nothing is left staged once import ran.
       expect(await listFiles(staging())).toEqual([]);
       const second = await run(true);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain("this session was already continued in opencode");
-      expect(second.stderr).toContain(`opencode --session ${id}`);
+      expect(second.stderr).toContain(`opencode --session=${id}`);
       expect(second.stderr).toContain("--force");
       const forced = await run(true, "--force");
       expect(forced.code, forced.stderr).toBe(0);
@@ -290,7 +290,7 @@ describe.skipIf(opencodeSkip !== undefined)(
         expect(listed.code, listed.stderr).toBe(0);
         const ids = (JSON.parse(listed.stdout) as { id: string }[]).map((row) => row.id).sort();
         const imported = [one.stdout, two.stdout].map(
-          (out) => /^opencode --session (\S+)$/.exec(out.trim())?.[1] as string,
+          (out) => /^opencode --session=(\S+)$/.exec(out.trim())?.[1] as string,
         );
         expect(ids).toEqual([...imported, "ses_6d9b4aaecffet33kjFOiHfRk8H"].sort());
       },

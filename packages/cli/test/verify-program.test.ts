@@ -124,7 +124,7 @@ const targets = [
   { target: "claude_code", program: "claude", store: "CLAUDE_CONFIG_DIR" },
   { target: "pi", program: "pi", store: "HOME" },
   { target: "gemini_cli", program: "gemini", store: "HOME" },
-  { target: "opencode", program: "opencode", store: "HOME" },
+  { target: "opencode", program: "opencode", store: "XDG_DATA_HOME" },
 ] as const;
 
 for (const { target, program, store } of targets) {

@@ -609,11 +609,13 @@ export async function checkContinue(
       const detail = `txcript continue named no ${target.harness} session: ${continued.stdout.slice(0, 200)}`;
       return { ok: false, detail, problems: [detail], ...result };
     }
-    // The whole conversation, read by the source's reader alone.
+    // The whole conversation, read by the source's reader alone (a stored session by its
+    // harness's store: the target now holds a session of the same id too).
     const common = path.join(box.root, "whole.common.json");
+    const from = input.id === undefined ? [] : ["--from", input.harness];
     const converted = await runChild(
       process.execPath,
-      [cliBin, "convert", source, "--to", "common", "-o", common, "-q"],
+      [cliBin, "convert", source, ...from, "--to", "common", "-o", common, "-q"],
       { cwd: box.work, env: box.env, timeoutMs },
     );
     if (converted.status !== 0) {

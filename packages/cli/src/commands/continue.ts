@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError, WarningCollector } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
-import { planCopy } from "../continue-plan.js";
+import { type Plan, planCopy } from "../continue-plan.js";
 import { streamedCopy } from "../continue-stream.js";
 import { findHarness, type Harness } from "../harnesses.js";
 import { type Input, locateInput, readLocated, readTranscript } from "../input.js";
@@ -177,8 +177,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
       ? undefined
       : await checkWithProgram(target, store, saved, program, directory);
   })().catch(async (error: unknown) => {
-    if (plan.archive !== undefined && plan.archiveCreated === true)
-      await fs.rm(plan.archive, { recursive: true, force: true }).catch(() => undefined);
+    await removeArchive(plan);
     throw error;
   });
   if (verified !== undefined)
@@ -192,8 +191,7 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
     ? await target
         .afterSave(saved, { environment: io.env, cwd: directory })
         .catch(async (error: unknown) => {
-          if (plan.archive !== undefined && plan.archiveCreated === true)
-            await fs.rm(plan.archive, { recursive: true, force: true }).catch(() => undefined);
+          await removeArchive(plan);
           throw error;
         })
     : saved;
@@ -223,6 +221,22 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
 }
 
 /** The id a harness resumes a session file by: read from the file, else its name (pi names files <time>_<id>). */
+/**
+ * Take back an archive this run made, after a failed check or hand-over: its
+ * directory, and `.txcript/` itself when nothing but our `.gitignore` is left
+ * in it (another session's archive, or a file of the user's, keeps it).
+ */
+async function removeArchive(plan: Plan): Promise<void> {
+  if (plan.archive === undefined || plan.archiveCreated !== true) return;
+  await fs.rm(plan.archive, { recursive: true, force: true }).catch(() => undefined);
+  const parent = path.dirname(plan.archive);
+  const left = await fs.readdir(parent).catch(() => undefined);
+  if (left === undefined || left.length !== 1 || left[0] !== ".gitignore") return;
+  const ignore = await fs.readFile(path.join(parent, ".gitignore"), "utf8").catch(() => "");
+  if (ignore.startsWith("# written by txcript"))
+    await fs.rm(parent, { recursive: true, force: true });
+}
+
 function sessionIdOf(target: Harness, text: string, file: string): string {
   try {
     return target.codec.toCommon(target.codec.parse(text, { file })).meta.id;
