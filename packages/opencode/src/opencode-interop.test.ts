@@ -317,8 +317,7 @@ describe.skipIf(opencodeSkipReason !== undefined)(
       expect(back).toEqual({ ...ours, meta: { ...ours.meta, cwd: box.project } });
       expect(opencodeHarness.resumeCommand?.(imported.id)).toEqual([
         "opencode",
-        "--session",
-        imported.id,
+        `--session=${imported.id}`,
       ]);
     }, 120_000);
 
