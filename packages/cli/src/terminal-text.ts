@@ -30,15 +30,32 @@ export function terminalSafe(text: string): string {
 
 /** `value` with every string in it (keys too) made terminal-safe; other values as they are. */
 export function terminalSafeDeep<T>(value: T): T {
-  if (typeof value === "string") return terminalSafe(value) as T;
-  if (Array.isArray(value)) return value.map((item) => terminalSafeDeep(item)) as T;
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value))
-      out[terminalSafe(key)] = terminalSafeDeep(item);
-    return out as T;
+  // With a stack of its own, not recursion: a tool input nested 100,000 deep is a session too.
+  const copy = (item: unknown): unknown => {
+    if (typeof item === "string") return terminalSafe(item);
+    if (Array.isArray(item)) return new Array(item.length);
+    if (item !== null && typeof item === "object") return {};
+    return item;
+  };
+  const root = copy(value);
+  const pending: [unknown, unknown][] = [[value, root]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(from)) {
+      from.forEach((item, index) => {
+        const out = copy(item);
+        (to as unknown[])[index] = out;
+        if (out !== null && typeof out === "object") pending.push([item, out]);
+      });
+    } else if (from !== null && typeof from === "object") {
+      for (const [key, item] of Object.entries(from)) {
+        const out = copy(item);
+        (to as Record<string, unknown>)[terminalSafe(key)] = out;
+        if (out !== null && typeof out === "object") pending.push([item, out]);
+      }
+    }
   }
-  return value;
+  return root as T;
 }
 
 /**
