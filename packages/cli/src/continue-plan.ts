@@ -103,9 +103,12 @@ export async function planCopy(
   const full = values.full === true;
   const start = options.whole && !full ? fromLastCompaction(ranged) : ranged;
   const skipped = ranged.messages.length - start.messages.length;
-  const { transcript: sliced, removed } = full
-    ? withoutCompactions(start)
-    : { transcript: start, removed: 0 };
+  // --full: fitted with its compaction markers (so the archive's ordinals are the session's),
+  // then written without them, so the target sends the whole history.
+  const sliced = start;
+  const removed = full ? withoutCompactions(start).removed : 0;
+  const unmarked = (transcript: Transcript) =>
+    full ? withoutCompactions(transcript).transcript : transcript;
   if (skipped > 0)
     await note(
       io,
@@ -125,7 +128,7 @@ export async function planCopy(
       settings,
       `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
     );
-  if (skipped === 0 && fitted.cuts.length === 0) return { copy: sliced };
+  if (skipped === 0 && fitted.cuts.length === 0) return { copy: unmarked(sliced) };
   const summary = [
     skipped > 0 ? `${skipped} messages before the last compaction` : undefined,
     fitted.cuts.length > 0
@@ -142,7 +145,7 @@ export async function planCopy(
   );
   await note(io, settings, `what was left out is archived in ${archive.directory}`);
   return {
-    copy: withNote(fitted.transcript, archive.note),
+    copy: withNote(unmarked(fitted.transcript), archive.note),
     archive: archive.directory,
     archiveCreated: archive.created,
   };

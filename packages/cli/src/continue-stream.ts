@@ -33,7 +33,7 @@ import {
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
 import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
-import { fullNote, type Plan, withNote, withoutCompaction } from "./continue-plan.js";
+import { fullNote, type Plan, withNote, withoutCompactions } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
@@ -168,11 +168,7 @@ export async function streamedCopy(
         const inWindow = ordinal >= window.from && ordinal < window.to;
         ordinal += 1;
         if (!inWindow) continue;
-        if (index >= start) {
-          // --full: fitted without its compaction markers, as planCopy fits it.
-          const measured = full ? withoutCompaction(part.message).message : part.message;
-          if (measured !== undefined) fit.measure(measured);
-        }
+        if (index >= start) fit.measure(part.message);
         if (index === 0) firstTimestamp = part.message.timestamp;
         index += 1;
         yield part.message;
@@ -200,7 +196,6 @@ export async function streamedCopy(
   count = index;
   // Pass three, silent: the copy's messages kept as the fit says.
   let fitted: ReturnType<typeof finish>;
-  let removed = 0;
   try {
     withFile(located.shown, () => {
       let at = 0;
@@ -210,13 +205,7 @@ export async function streamedCopy(
           const inWindow = ordinal >= window.from && ordinal < window.to;
           ordinal += 1;
           if (!inWindow) continue;
-          if (at >= start) {
-            const stripped = full
-              ? withoutCompaction(part.message)
-              : { message: part.message, removed: 0 };
-            removed += stripped.removed;
-            if (stripped.message !== undefined) fit.keep(stripped.message);
-          }
+          if (at >= start) fit.keep(part.message);
           at += 1;
         }
     });
@@ -238,9 +227,10 @@ export async function streamedCopy(
     messages: fitted.messages,
     ...(subagents.length > 0 ? { subagents } : {}),
   };
-  // --full: the copy was fitted without its compaction markers, so the target sends the whole
-  // history (as planCopy).
-  const transcript = kept;
+  // --full: without its compaction markers, the target sends the whole history (as planCopy).
+  const { transcript, removed } = full
+    ? withoutCompactions(kept)
+    : { transcript: kept, removed: 0 };
   // What planCopy says and does after fromLastCompaction, on the copy.
   if (start > 0)
     await note(
