@@ -190,7 +190,8 @@ export const commandSpecs: CommandSpec[] = [
       "in the session's directory (the current one when that does not exist here).",
       "A compacted session continues from its last compaction (the summary and what",
       "follows, as the source agent itself would send it); --full replays everything",
-      "and leaves the compaction markers out, so the target sends the whole history.",
+      "and writes each compaction marker as plain text holding its summary, so the",
+      "target sends the whole history and the summaries too.",
       "A session too long for the target's context is fitted into --budget tokens:",
       "reasoning first, then long tool outputs and pasted texts (head and tail kept),",
       "then whole oldest turns, never a call without its result. What is left out is",
@@ -221,7 +222,7 @@ export const commandSpecs: CommandSpec[] = [
       {
         name: "full",
         description:
-          "replay the whole history, without compaction markers, so the target sends all of it",
+          "replay the whole history, compaction markers as plain text, so the target sends all of it",
       },
       {
         name: "budget",

@@ -3,7 +3,6 @@
 // fitted into the target's context budget, with an archive of anything left
 // out beside the project and one note in the session pointing at it.
 import {
-  compactionOf,
   fromLastCompaction,
   lastCompactionIndex,
   type Message,
@@ -46,44 +45,72 @@ export function withNote(transcript: Transcript, message: Message): Transcript {
   return { ...transcript, messages };
 }
 
-/**
- * One message without its compaction markers (withoutCompactions, a message at
- * a time for the streamed copy): undefined when it was a marker or nothing else
- * is left, with how many marker blocks went.
- */
-export function withoutCompaction(message: Message): { message?: Message; removed: number } {
-  const kept = message.content.filter((block) => block.type !== "compaction");
-  const removed = message.content.length - kept.length;
-  if (compactionOf(message) !== undefined || (kept.length === 0 && message.content.length > 0))
-    return { removed };
-  return { message: removed === 0 ? message : { ...message, content: kept }, removed };
+/** The label `--full` puts before a compaction summary it keeps as plain text. */
+export const compactionLabel =
+  "[txcript] The conversation was compacted here. The summary made then follows; the whole history it summarized is kept above (continue --full).";
+
+/** What `--full` did to one message's or one copy's compaction markers. */
+export interface Unmarked {
+  /** Markers turned into plain text holding their summaries. */
+  asText: number;
+  /** Markers with no summary, left out. */
+  dropped: number;
 }
 
 /**
- * `--full`: the copy without its compaction markers, so the target's
- * program sends the whole history (every target starts reading at its last
- * compaction). A message that was only a marker goes; a marker among other
- * blocks goes from it. Returns how many markers were taken out.
+ * One message with its compaction markers turned into plain text (the
+ * streamed copy takes a message at a time): each marker becomes a text block
+ * labelling it and a text block of its summary, so the target's program, which
+ * starts reading at its last marker, sends the whole history and the summary
+ * is not lost. A marker with an empty summary goes; undefined when nothing of
+ * the message is left.
  */
-export function withoutCompactions(transcript: Transcript): {
-  transcript: Transcript;
-  removed: number;
-} {
-  let removed = 0;
+export function compactionAsText(message: Message): { message?: Message } & Unmarked {
+  let asText = 0;
+  let dropped = 0;
+  const content: Message["content"] = [];
+  for (const block of message.content) {
+    if (block.type !== "compaction") content.push(block);
+    else if (block.summary.trim() === "") dropped += 1;
+    else {
+      asText += 1;
+      content.push({ type: "text", text: compactionLabel }, { type: "text", text: block.summary });
+    }
+  }
+  if (asText === 0 && dropped === 0) return { message, asText, dropped };
+  return content.length === 0
+    ? { asText, dropped }
+    : { message: { ...message, content }, asText, dropped };
+}
+
+/** `--full` on a whole copy: every compaction marker as plain text (compactionAsText). */
+export function compactionsAsText(transcript: Transcript): { transcript: Transcript } & Unmarked {
+  let asText = 0;
+  let dropped = 0;
   const messages: Message[] = [];
   for (const message of transcript.messages) {
-    const stripped = withoutCompaction(message);
-    removed += stripped.removed;
-    if (stripped.message !== undefined) messages.push(stripped.message);
+    const unmarked = compactionAsText(message);
+    asText += unmarked.asText;
+    dropped += unmarked.dropped;
+    if (unmarked.message !== undefined) messages.push(unmarked.message);
   }
-  return removed === 0
-    ? { transcript, removed }
-    : { transcript: { ...transcript, messages }, removed };
+  return asText + dropped === 0
+    ? { transcript, asText, dropped }
+    : { transcript: { ...transcript, messages }, asText, dropped };
 }
 
 /** The note `--full` gives when it takes compaction markers out. */
-export function fullNote(removed: number, target: string): string {
-  return `--full: ${removed} compaction marker${removed === 1 ? "" : "s"} (and ${removed === 1 ? "its summary" : "their summaries"}) left out, so ${target} sends the whole history instead of starting at the compaction`;
+export function fullNote({ asText, dropped }: Unmarked, target: string): string {
+  const plural = (count: number) => (count === 1 ? "" : "s");
+  const parts = [
+    asText > 0
+      ? `${asText} compaction marker${plural(asText)} written as plain text (${asText === 1 ? "its summary" : "their summaries"} kept)`
+      : undefined,
+    dropped > 0
+      ? `${dropped} compaction marker${plural(dropped)} without a summary left out`
+      : undefined,
+  ].filter(Boolean);
+  return `--full: ${parts.join(", ")}, so ${target} sends the whole history instead of starting at the compaction`;
 }
 
 export async function planCopy(
@@ -104,11 +131,11 @@ export async function planCopy(
   const start = options.whole && !full ? fromLastCompaction(ranged) : ranged;
   const skipped = ranged.messages.length - start.messages.length;
   // --full: fitted with its compaction markers (so the archive's ordinals are the session's),
-  // then written without them, so the target sends the whole history.
+  // then written with each as plain text, so the target sends the whole history.
   const sliced = start;
-  const removed = full ? withoutCompactions(start).removed : 0;
+  const removed = full ? compactionsAsText(start) : { asText: 0, dropped: 0 };
   const unmarked = (transcript: Transcript) =>
-    full ? withoutCompactions(transcript).transcript : transcript;
+    full ? compactionsAsText(transcript).transcript : transcript;
   if (skipped > 0)
     await note(
       io,
@@ -117,7 +144,7 @@ export async function planCopy(
     );
   else if (full)
     await note(io, settings, `replaying all ${ranged.messages.length} messages (--full)`);
-  if (removed > 0) await note(io, settings, fullNote(removed, target));
+  if (removed.asText + removed.dropped > 0) await note(io, settings, fullNote(removed, target));
   const budget = integerOption(values, "budget", "continue", 1);
   const fitted = await fitForTarget(sliced, target, budget).catch((error: unknown) => {
     throw locate(error, options.file);

@@ -33,7 +33,7 @@ import {
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
 import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
-import { fullNote, type Plan, withNote, withoutCompactions } from "./continue-plan.js";
+import { compactionsAsText, fullNote, type Plan, withNote } from "./continue-plan.js";
 import { detectHarness, type Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
@@ -227,10 +227,10 @@ export async function streamedCopy(
     messages: fitted.messages,
     ...(subagents.length > 0 ? { subagents } : {}),
   };
-  // --full: without its compaction markers, the target sends the whole history (as planCopy).
-  const { transcript, removed } = full
-    ? withoutCompactions(kept)
-    : { transcript: kept, removed: 0 };
+  // --full: its compaction markers as plain text, so the target sends the whole history (as planCopy).
+  const { transcript, ...removed } = full
+    ? compactionsAsText(kept)
+    : { transcript: kept, asText: 0, dropped: 0 };
   // What planCopy says and does after fromLastCompaction, on the copy.
   if (start > 0)
     await note(
@@ -239,7 +239,7 @@ export async function streamedCopy(
       `starting from the last compaction, as ${harness.id} would: ${start} earlier message${start === 1 ? "" : "s"} left out (--full replays everything)`,
     );
   else if (full) await note(io, settings, `replaying all ${count} messages (--full)`);
-  if (removed > 0) await note(io, settings, fullNote(removed, target.id));
+  if (removed.asText + removed.dropped > 0) await note(io, settings, fullNote(removed, target.id));
   if (fitted.cuts.length > 0)
     await note(
       io,

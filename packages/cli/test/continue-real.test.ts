@@ -18,6 +18,8 @@ useHome((made) => {
 });
 
 const compacted = path.join(realRoot, "claude-code", "fasthooks-main-2.0.76.jsonl");
+/** How the compaction summary of fasthooks-main-2.0.76 begins (Claude Code's own words). */
+const summaryHead = "This session is being continued from a previous conversation";
 const slashCommands = path.resolve(
   import.meta.dirname,
   "../../../fixtures/claude-code/slash-commands.jsonl",
@@ -163,7 +165,7 @@ describe.skipIf(!haveReal)(
       const result = await continueInto(compacted, "claude_code", "--full");
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(
-        /--full: 1 compaction marker \(and its summary\) left out, so claude_code sends the whole history/,
+        /--full: 1 compaction marker written as plain text \(its summary kept\), so claude_code sends the whole history/,
       );
       const lines = await linesOf(
         await writtenFile(path.join(home.claudeConfig, "projects"), ".jsonl"),
@@ -174,6 +176,13 @@ describe.skipIf(!haveReal)(
       // Every message line is on the loaded chain, from the session's first prompt on.
       expect(chain.length).toBe(messages.length);
       expect(chain[0]).toBe(messages[0]);
+      // The summary is still on the chain, as a plain user text after the txcript label.
+      const texts = chain.map((line) => JSON.stringify(line.message ?? {}));
+      const label = texts.findIndex((text) =>
+        text.includes("[txcript] The conversation was compacted here"),
+      );
+      expect(label).toBeGreaterThan(0);
+      expect(texts[label]).toContain(summaryHead);
     });
 
     it("--full into pi: no compaction entry, so pi sends every message", async () => {
@@ -182,6 +191,10 @@ describe.skipIf(!haveReal)(
       const lines = await linesOf(await writtenFile(path.join(home.home, ".pi"), ".jsonl"));
       expect(lines.some((line) => line.type === "compaction")).toBe(false);
       expect(result.stderr).toContain("so pi sends the whole history");
+      const userTexts = lines
+        .filter((line) => line.type === "message")
+        .map((line) => JSON.stringify(line.message));
+      expect(userTexts.some((text) => text.includes(summaryHead))).toBe(true);
     });
   },
 );

@@ -29,6 +29,7 @@ import {
 } from "@txcript/core/testing";
 import { defaultRegistry } from "@txcript/harnesses";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compactionLabel } from "../src/continue-plan.js";
 import type { Io } from "../src/io.js";
 import { main } from "../src/main.js";
 import { fixturesRoot } from "./e2e.js";
@@ -309,7 +310,9 @@ describe("a harness defined only in a test", () => {
       expect(result.code, result.stderr).toBe(0);
       const id = JSON.parse(result.stdout).outputs[0].sessionId as string;
       const exported = JSON.parse((await run("export", id)).stdout) as Transcript;
-      return exported.messages.map((message) => (message.content[0] as { text: string }).text);
+      return exported.messages.map((message) =>
+        message.content.map((block) => (block as { text: string }).text).join("\n"),
+      );
     };
     const [note, ...rest] = await texts([]);
     expect(rest).toEqual(["new question", "new answer"]);
@@ -323,10 +326,14 @@ describe("a harness defined only in a test", () => {
     expect(
       await fs.readFile(path.join(root, ".txcript", "compacted", "index.md"), "utf8"),
     ).toContain("messages #1-4: before the last compaction");
+    // --full: every message, each compaction marker as a label and its summary in plain text.
+    const label = compactionLabel;
     expect(await texts(["--full"])).toEqual([
       "old question",
       "old answer",
+      `${label}\nwe talked`,
       "first after",
+      `${label}\nagain`,
       "new question",
       "new answer",
     ]);
