@@ -5,12 +5,12 @@
 // reader modules share.
 import {
   type ConversionOptions,
+  LossTally as CoreLossTally,
   type Json,
   type JsonObject,
   jsonPath,
   type Loss,
   quote,
-  warn,
 } from "@txcript/core";
 
 /**
@@ -26,33 +26,23 @@ export interface Site {
 
 export const threadSite: Site = { message: -1, block: -1 };
 
-interface Entry {
-  loss: Loss;
-  message: string;
-  path: string;
-  count: number;
-}
-
-/** Counts losses while reading and reports each kind (code and message) once, with its first path. */
+/**
+ * Counts losses while reading and reports each kind (code and message) once,
+ * with its first site: core's LossTally, given Amp's sites.
+ */
 export class LossTally {
-  readonly #seen = new Map<string, Entry>();
+  readonly #tally = new CoreLossTally();
   add(loss: Loss, message: string, site: Site, count = 1, suffix?: readonly string[]): void {
-    if (count <= 0) return;
-    const key = `${loss.code}\u0000${message}`;
-    const known = this.#seen.get(key);
-    if (known) {
-      known.count += count;
-      return;
-    }
-    const path: (string | number)[] = [];
-    if (site.message >= 0) path.push("messages", site.message);
-    if (site.block >= 0) path.push("content", site.block);
-    if (suffix !== undefined) path.push(...suffix);
-    this.#seen.set(key, { loss, message, path: jsonPath(path), count });
+    this.#tally.add(loss, message, count, () => {
+      const path: (string | number)[] = [];
+      if (site.message >= 0) path.push("messages", site.message);
+      if (site.block >= 0) path.push("content", site.block);
+      if (suffix !== undefined) path.push(...suffix);
+      return jsonPath(path);
+    });
   }
   flush(options: ConversionOptions | undefined): void {
-    for (const { loss, message, path, count } of this.#seen.values())
-      warn(options, loss, message, path, count);
+    this.#tally.flush(options);
   }
 }
 

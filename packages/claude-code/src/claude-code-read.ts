@@ -4,6 +4,8 @@
 // slash-command markup, compaction (compact_boundary + isCompactSummary),
 // injected context lines (isMeta, command caveats), local_command lines,
 // and the losses of reading them.
+
+import type { LossTally } from "@txcript/core";
 import {
   type Block,
   type CompactionBlock,
@@ -26,7 +28,6 @@ import {
 import { commandCaveatPrefix, parseCommand, parseCommandOutput } from "./claude-code-commands.js";
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { objectAt, stringAt } from "./claude-code-schema.js";
-import type { LossTally } from "./claude-code-tally.js";
 import type { IndexedLine } from "./claude-code-thread.js";
 import { contextKey } from "./claude-code-written.js";
 

@@ -25,6 +25,7 @@ import {
   type JsonObject,
   Lineage,
   type LineSource,
+  LossTally,
   type Message,
   type Meta,
   ownValue,
@@ -36,7 +37,6 @@ import { ConversationReader, epoch } from "./claude-code-read.js";
 import { type ClaudeCodeLine, objectAt, parseSessionLine, stringAt } from "./claude-code-schema.js";
 import { CompactLines } from "./claude-code-stream-select.js";
 import { readSubagents, spawningTools } from "./claude-code-subagents-read.js";
-import { LossTally } from "./claude-code-tally.js";
 import { type IndexedLine, type Sidechain, selectSidechains } from "./claude-code-thread.js";
 import { lineageKey } from "./claude-code-written.js";
 
@@ -259,5 +259,5 @@ export function* claudeCodeReadStream(
   }
   if (sessionId === undefined || sessionId === "")
     tally.add(claudeCodeLoss.missingSessionId, "the session names no sessionId");
-  tally.report(options);
+  tally.flush(options);
 }

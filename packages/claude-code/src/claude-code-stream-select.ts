@@ -8,9 +8,10 @@
 // sidechain lines (1.0.x, and txcript's own writing) are left to the
 // caller, which holds them and picks their chains with the whole path's
 // selectSidechains (`select`'s `sidechains` argument).
+
+import type { LossTally } from "@txcript/core";
 import { IntColumn, isJsonObject, type JsonObject, ownValue, StringIds } from "@txcript/core";
 import { objectAt, stringAt } from "./claude-code-schema.js";
-import type { LossTally } from "./claude-code-tally.js";
 import type { IndexedLine } from "./claude-code-thread.js";
 import { tallyLeftOutLines } from "./claude-code-to-common.js";
 import { importNotice } from "./claude-code-written.js";

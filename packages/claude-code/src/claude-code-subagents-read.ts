@@ -4,12 +4,13 @@
 // Task/Agent result's line records `toolUseResult.agentId`. A subagent is
 // linked to its call by txcript's own key when txcript wrote it, else by
 // that agentId, else (1.0.x) by its first prompt being the call's prompt.
+
+import type { LossTally } from "@txcript/core";
 import { isJsonObject, type Json, type JsonObject, ownValue, type Subagent } from "@txcript/core";
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { readConversation } from "./claude-code-read.js";
 import type { ClaudeCodeSubagentFile } from "./claude-code-schema.js";
 import { objectAt, stringAt } from "./claude-code-schema.js";
-import type { LossTally } from "./claude-code-tally.js";
 import { type IndexedLine, type Sidechain, selectConversations } from "./claude-code-thread.js";
 import { subagentKey } from "./claude-code-written.js";
 

@@ -6,6 +6,7 @@
 import {
   type ConversionOptions,
   Lineage,
+  LossTally,
   type Meta,
   ownValue,
   readTimestamp,
@@ -16,7 +17,6 @@ import { epoch, readConversation } from "./claude-code-read.js";
 import type { ClaudeCodeSession } from "./claude-code-schema.js";
 import { stringAt } from "./claude-code-schema.js";
 import { readSubagents } from "./claude-code-subagents-read.js";
-import { LossTally } from "./claude-code-tally.js";
 import { type IndexedLine, selectConversations } from "./claude-code-thread.js";
 import { importNotice, lineageKey } from "./claude-code-written.js";
 
@@ -162,6 +162,6 @@ export function claudeCodeToCommon(
     if (lineage.success) meta.lineage = lineage.data;
     break;
   }
-  tally.report(options);
+  tally.flush(options);
   return subagents.length === 0 ? { meta, messages } : { meta, messages, subagents };
 }

@@ -36,7 +36,12 @@ describe("fixtures/codex", () => {
         onWarning: (warning) => codes.push(warning.code),
       });
       // Only fields Common has no slot for, named (their counts: codex-losses.test.ts).
-      const fields = ["codex.session-metadata", "codex.turn-settings", "codex.event-records"];
+      const fields = [
+        "codex.session-metadata",
+        "codex.turn-settings",
+        "codex.event-records",
+        "codex.record-fields",
+      ];
       expect(codes.filter((code) => !fields.includes(code))).toEqual([]);
       expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(expected);
     });

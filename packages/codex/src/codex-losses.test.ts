@@ -20,6 +20,7 @@ const codes = [
   "codex.parent-thread",
   "codex.turn-settings",
   "codex.event-records",
+  "codex.record-fields",
 ];
 
 function read(text: string): Warning[] {
@@ -52,6 +53,11 @@ const isObject = (value: Json | undefined): value is JsonObject =>
  * one; so is each bookkeeping line (world_state, token_usage_record,
  * inter_agent_communication[_metadata], retained_context,
  * security_risk_score, realtime_item). A bare 2025 header is a session_meta.
+ * codex.record-fields: each non-null key of an envelope but timestamp, type
+ * and payload; of a response item (enveloped or bare) each non-null key its
+ * type does not read (the page's item table; a call's id is read when it has
+ * no call_id); of a token_count each non-null key but type and info, and of
+ * its info each but last_token_usage.
  */
 function expectedCounts(text: string): Counts {
   const counts: Counts = {};
@@ -86,6 +92,33 @@ function expectedCounts(text: string): Counts {
     "security_risk_score",
     "realtime_item",
   ];
+  // The page's "Response items read" table: the keys each item type reads.
+  const itemReads: Record<string, string[]> = {
+    message: ["type", "role", "content"],
+    reasoning: ["type", "summary", "content", "encrypted_content"],
+    function_call: ["type", "namespace", "name", "arguments", "call_id"],
+    custom_tool_call: ["type", "namespace", "name", "input", "call_id"],
+    local_shell_call: ["type", "action", "call_id"],
+    web_search_call: ["type", "action", "id"],
+    tool_search_call: ["type", "arguments", "call_id"],
+    function_call_output: ["type", "call_id", "output"],
+    custom_tool_call_output: ["type", "call_id", "output"],
+    tool_search_output: ["type", "call_id", "tools"],
+  };
+  const nonNull = (object: JsonObject, skip: (key: string) => boolean) =>
+    Object.keys(object).filter((key) => !skip(key) && object[key] !== null).length;
+  const item = (payload: JsonObject) => {
+    const reads = itemReads[payload.type as string];
+    if (reads === undefined) return;
+    const callId = typeof payload.call_id === "string";
+    const callType = ["function_call", "custom_tool_call", "local_shell_call"].includes(
+      payload.type as string,
+    );
+    add(
+      "codex.record-fields",
+      nonNull(payload, (key) => reads.includes(key) || (key === "id" && callType && !callId)),
+    );
+  };
   let sessions = 0;
   const session = (payload: JsonObject) => {
     sessions += 1;
@@ -127,7 +160,24 @@ function expectedCounts(text: string): Counts {
         "id" in value
       )
         session(value);
+      else if (typeof value.type === "string" && value.record_type === undefined) item(value);
       continue;
+    }
+    add(
+      "codex.record-fields",
+      nonNull(value, (key) => ["timestamp", "type", "payload"].includes(key)),
+    );
+    if (value.type === "response_item") item(payload);
+    if (value.type === "event_msg" && payload.type === "token_count") {
+      add(
+        "codex.record-fields",
+        nonNull(payload, (key) => key === "type" || key === "info"),
+      );
+      if (isObject(payload.info))
+        add(
+          "codex.record-fields",
+          nonNull(payload.info, (key) => key === "last_token_usage"),
+        );
     }
     if (value.type === "session_meta") session(payload);
     else if (value.type === "turn_context")

@@ -176,6 +176,11 @@ export const codexLoss = {
     "bookkeeping",
     "Event messages that are not the UI echo of a response item or usage (task_started, task_complete, turn_aborted, thread_settings_applied, …) and 0.171's bookkeeping lines (world_state, token_usage_record, inter_agent_communication, …) have no Common slot; each is named.",
   ),
+  recordFields: loss(
+    "codex.record-fields",
+    "bookkeeping",
+    "Keys of a record that Common has no slot for: the envelope's ordinal and metadata (0.171), a response item's id (unless it is the call's id), status, phase, internal_chat_message_metadata_passthrough, …, and a token_count's rate_limits and running totals (total_token_usage, model_context_window; Common keeps each response's own usage); each is named. Keys whose value is null carry nothing and are not named.",
+  ),
   reasoningContent: loss(
     "codex.reasoning-content",
     "degraded",

@@ -12,6 +12,7 @@ import {
   type JsonObject,
   type Lineage,
   type Loss,
+  LossTally,
   type Message,
   type Meta,
   objectAt,
@@ -59,6 +60,28 @@ const bookkeepingLines = new Set([
 
 const epoch = "1970-01-01T00:00:00.000Z";
 
+/**
+ * The keys of each response item the item reader reads (codex-item-reader.ts);
+ * a call's `id` is read only when it has no `call_id`. Others are named as
+ * codex.record-fields. Items of other types are left out whole (codex.unmodeled-item).
+ */
+const itemKeys: Record<string, ReadonlySet<string>> = {
+  message: new Set(["type", "role", "content"]),
+  reasoning: new Set(["type", "summary", "content", "encrypted_content"]),
+  function_call: new Set(["type", "namespace", "name", "arguments", "call_id"]),
+  custom_tool_call: new Set(["type", "namespace", "name", "input", "call_id"]),
+  local_shell_call: new Set(["type", "action", "call_id"]),
+  web_search_call: new Set(["type", "action", "id"]),
+  tool_search_call: new Set(["type", "arguments", "call_id"]),
+  function_call_output: new Set(["type", "call_id", "output"]),
+  custom_tool_call_output: new Set(["type", "call_id", "output"]),
+  tool_search_output: new Set(["type", "call_id", "tools"]),
+};
+/** Call items whose `id` stands in for a missing `call_id`. */
+const idForCall = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
+/** The envelope keys read: everything else on an envelope line (0.171's ordinal, metadata) is named. */
+const envelopeKeys = new Set(["timestamp", "type", "payload"]);
+
 /** session_meta keys read into Meta or the base instructions message. */
 const sessionKeys = new Set([
   "id",
@@ -82,26 +105,6 @@ const readEvents = new Set([
   "item_completed",
   "context_compacted",
 ]);
-
-/**
- * The fields the reader drops without a Common slot, counted while reading and
- * reported once per (code, message) at the end, with the first path and the
- * count: "286 × a turn_context's sandbox_policy was not carried", not 286 warnings.
- */
-class Tally {
-  readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
-  add(loss: Loss, message: string, path: string): void {
-    const key = `${loss.code}\u0000${message}`;
-    const known = this.#seen.get(key);
-    if (known !== undefined) known.count += 1;
-    else this.#seen.set(key, { loss, message, path, count: 1 });
-  }
-  flush(options: ConversionOptions | undefined): void {
-    for (const { loss, message, path, count } of this.#seen.values())
-      warn(options, loss, message, path, count);
-    this.#seen.clear();
-  }
-}
 
 function readMeta(payload: JsonObject, fallbackTimestamp: string): Meta {
   const id = stringAt(payload, "id");
@@ -138,7 +141,7 @@ export class RolloutReader {
   meta: Meta | undefined;
   #firstModel: string | undefined;
   #timestamp = epoch;
-  readonly #tally = new Tally();
+  readonly #tally = new LossTally();
 
   /** `asSubagent`: the rollout is read as a subagent of its parent's session, which carries its parent link. */
   constructor(
@@ -182,6 +185,7 @@ export class RolloutReader {
       this.#tally.add(
         codexLoss.sessionMetadata,
         `the session's ${key} was not carried`,
+        1,
         where(key),
       );
     }
@@ -190,6 +194,7 @@ export class RolloutReader {
         this.#tally.add(
           codexLoss.sessionMetadata,
           `the session's git.${key} was not carried`,
+          1,
           where(`git.${key}`),
         );
     if (parent !== undefined && !this.asSubagent)
@@ -199,6 +204,44 @@ export class RolloutReader {
         `this rollout is a subagent of thread ${parent}: read on its own, its parent link, nickname and role are not carried`,
         where(Object.hasOwn(payload, "parent_thread_id") ? "parent_thread_id" : "source"),
       );
+  }
+
+  /** A response item's keys the item reader does not read, named (codex.record-fields). */
+  #itemFields(item: JsonObject, path: string): void {
+    const type = stringAt(item, "type");
+    const read = type === undefined ? undefined : itemKeys[type];
+    if (read === undefined) return;
+    const idIsCall = idForCall.has(type as string) && stringAt(item, "call_id") === undefined;
+    for (const key of Object.keys(item)) {
+      if (read.has(key) || (key === "id" && idIsCall) || ownValue(item, key) === null) continue;
+      this.#tally.add(
+        codexLoss.recordFields,
+        `a ${type} item's ${key} was not carried`,
+        1,
+        () => `${path}.${key}`,
+      );
+    }
+  }
+
+  /** A token_count's keys but its last_token_usage (read as the response's usage), named. */
+  #usageFields(payload: JsonObject, path: string): void {
+    for (const key of Object.keys(payload))
+      if (key !== "type" && key !== "info" && ownValue(payload, key) !== null)
+        this.#tally.add(
+          codexLoss.recordFields,
+          `a token_count's ${key} was not carried`,
+          1,
+          () => `${path}, payload.${key}`,
+        );
+    const info = objectAt(payload, "info") ?? {};
+    for (const key of Object.keys(info))
+      if (key !== "last_token_usage" && ownValue(info, key) !== null)
+        this.#tally.add(
+          codexLoss.recordFields,
+          `a token_count's info.${key} was not carried`,
+          1,
+          () => `${path}, payload.info.${key}`,
+        );
   }
 
   #startSession(payload: JsonObject, at: string, where: (key: string) => string): void {
@@ -236,7 +279,9 @@ export class RolloutReader {
       (key) => `$.session.${key}`,
     );
     (arrayAt(value, "items") ?? []).forEach((item, index) => {
-      if (isJsonObject(item)) this.reader.item(item, this.#timestamp, `$.items[${index}]`);
+      if (!isJsonObject(item)) return;
+      this.#itemFields(item, `$.items[${index}]`);
+      this.reader.item(item, this.#timestamp, `$.items[${index}]`);
     });
   }
 
@@ -255,13 +300,22 @@ export class RolloutReader {
       if (this.meta === undefined && isBareHeader(value))
         this.#startSession(value, epoch, (key) => `${path}, ${key}`);
       else if (ownValue(value, "record_type") !== undefined) return;
-      else if (typeof ownValue(value, "type") === "string")
+      else if (typeof ownValue(value, "type") === "string") {
+        this.#itemFields(value, path);
         reader.item(value, this.#timestamp, path);
-      else warn(options, codexLoss.unmodeledItem, "a line of no known shape was left out", path);
+      } else warn(options, codexLoss.unmodeledItem, "a line of no known shape was left out", path);
       return;
     }
     const type = stringAt(value, "type") as string;
     const payload = objectAt(value, "payload") as JsonObject;
+    for (const key of Object.keys(value))
+      if (!envelopeKeys.has(key) && ownValue(value, key) !== null)
+        this.#tally.add(
+          codexLoss.recordFields,
+          `a line's ${key} was not carried`,
+          1,
+          () => `${path}, ${key}`,
+        );
     const at = readTimestamp(ownValue(value, "timestamp")) ?? this.#timestamp;
     this.#timestamp = at;
     if (type === "session_meta") {
@@ -271,15 +325,19 @@ export class RolloutReader {
         this.#tally.add(
           codexLoss.sessionMetadata,
           "a later session_meta line was not carried",
+          1,
           path,
         );
-    } else if (type === "response_item") reader.item(payload, at, path);
-    else if (type === "turn_context") {
+    } else if (type === "response_item") {
+      this.#itemFields(payload, `${path}, payload`);
+      reader.item(payload, at, path);
+    } else if (type === "turn_context") {
       for (const key of Object.keys(payload))
         if (key !== "model")
           this.#tally.add(
             codexLoss.turnSettings,
             `a turn_context's ${key} was not carried`,
+            1,
             `${path}, payload.${key}`,
           );
       const model = stringAt(payload, "model");
@@ -294,14 +352,16 @@ export class RolloutReader {
         this.#tally.add(
           codexLoss.eventRecords,
           `a ${event ?? "untyped"} event was not carried`,
+          1,
           path,
         );
       if (event !== "token_count") return;
+      this.#usageFields(payload, path);
       const last = objectAt(objectAt(payload, "info") ?? {}, "last_token_usage");
       if (last !== undefined) reader.grouper.usage(usageOf(last, options, path));
     } else if (type === "compacted") this.#compaction(payload, at, path);
     else if (bookkeepingLines.has(type))
-      this.#tally.add(codexLoss.eventRecords, `a ${type} line was not carried`, path);
+      this.#tally.add(codexLoss.eventRecords, `a ${type} line was not carried`, 1, path);
     else warn(options, codexLoss.unmodeledItem, `a ${type} line was left out`, path);
   }
 

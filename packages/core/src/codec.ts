@@ -177,3 +177,39 @@ export function warn(
     ...(path === undefined ? {} : { path }),
   });
 }
+
+/**
+ * Losses counted while a session is read and reported once per kind (code
+ * and message) at the end, with the count and the path of the first
+ * occurrence: a long session says "286 × a turn_context's sandbox_policy was
+ * not carried" once, not 286 times, and two kinds under one code stay two
+ * lines. A path may be given as a function, called only for the first
+ * occurrence of its kind, so a reader need not build a path per block.
+ */
+export class LossTally {
+  readonly #seen = new Map<
+    string,
+    { loss: Loss; message: string; path: string | undefined; count: number }
+  >();
+
+  add(loss: Loss, message: string, count = 1, path?: string | (() => string)): void {
+    if (count <= 0) return;
+    const key = `${loss.code}\u0000${message}`;
+    const known = this.#seen.get(key);
+    if (known !== undefined) known.count += count;
+    else
+      this.#seen.set(key, {
+        loss,
+        message,
+        path: typeof path === "function" ? path() : path,
+        count,
+      });
+  }
+
+  /** Report every kind counted so far through the options' callback, and start again. */
+  flush(options: ConversionOptions | undefined): void {
+    for (const { loss, message, path, count } of this.#seen.values())
+      warn(options, loss, message, path, count);
+    this.#seen.clear();
+  }
+}

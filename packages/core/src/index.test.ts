@@ -17,6 +17,7 @@ describe("public exports", () => {
         "IntColumn",
         "JsonValue",
         "Lineage",
+        "LossTally",
         "Message",
         "MessageContext",
         "Meta",

@@ -19,7 +19,7 @@ export type {
   WarningCase,
   WarningKind,
 } from "./codec.js";
-export { WarningCollector, warn } from "./codec.js";
+export { LossTally, WarningCollector, warn } from "./codec.js";
 export type { CommonFormat } from "./common-codec.js";
 export {
   CommonDocument,

@@ -10,6 +10,7 @@ import {
   type Json,
   type JsonObject,
   type Loss,
+  LossTally,
   type Message,
   type Meta,
   ownValue,
@@ -45,26 +46,7 @@ const bookkeepingParts = new Set(["step-start", "step-finish"]);
 interface Reader {
   options: ConversionOptions | undefined;
   clock: string;
-  tally: Tally;
-}
-
-/**
- * The fields the reader drops without a Common slot, counted while reading and
- * reported once per (code, message) with the first path and the count, so a
- * long session gives "141 × a tool's title was not carried", not 141 warnings.
- */
-class Tally {
-  readonly #seen = new Map<string, { loss: Loss; message: string; path: string; count: number }>();
-  add(loss: Loss, message: string, path: string): void {
-    const key = `${loss.code}\u0000${message}`;
-    const known = this.#seen.get(key);
-    if (known !== undefined) known.count += 1;
-    else this.#seen.set(key, { loss, message, path, count: 1 });
-  }
-  flush(options: ConversionOptions | undefined): void {
-    for (const { loss, message, path, count } of this.#seen.values())
-      warn(options, loss, message, path, count);
-  }
+  tally: LossTally;
 }
 
 /** Keys of a session's info carried into Meta (time and model: their created and id). */
@@ -107,22 +89,24 @@ function sessionBookkeeping(reader: Reader, info: JsonObject, child: boolean): v
   const tally = reader.tally;
   // A child session read as a subagent: its parentID is where it stands (Transcript.subagents).
   for (const key of dropped(info, child ? new Set([...sessionKeys, "parentID"]) : sessionKeys))
-    tally.add(losses.sessionMetadata, `the session's ${key} was not carried`, `$.info.${key}`);
+    tally.add(losses.sessionMetadata, `the session's ${key} was not carried`, 1, `$.info.${key}`);
   const time = objectField(info, "time");
   for (const key of time === undefined ? [] : dropped(time, new Set(["created"])))
     tally.add(
       losses.sessionMetadata,
       `the session's time.${key} was not carried`,
+      1,
       `$.info.time.${key}`,
     );
   const model = objectField(info, "model");
   for (const key of model === undefined ? [] : dropped(model, new Set(["id"]))) {
     if (key === "providerID")
-      tally.add(losses.provider, "a providerID was not carried", "$.info.model.providerID");
+      tally.add(losses.provider, "a providerID was not carried", 1, "$.info.model.providerID");
     else
       tally.add(
         losses.sessionMetadata,
         `the session's model.${key} was not carried`,
+        1,
         `$.info.model.${key}`,
       );
   }
@@ -135,6 +119,7 @@ function messageBookkeeping(reader: Reader, info: JsonObject, role: string, path
     tally.add(
       losses.messageBookkeeping,
       `a ${role} message's ${key} was not carried`,
+      1,
       `${path}.info.${key}`,
     );
   const time = objectField(info, "time");
@@ -142,15 +127,17 @@ function messageBookkeeping(reader: Reader, info: JsonObject, role: string, path
     tally.add(
       losses.messageBookkeeping,
       `a ${role} message's time.${key} was not carried`,
+      1,
       `${path}.info.time.${key}`,
     );
   if (role !== "assistant") return;
   if (Object.hasOwn(info, "providerID"))
-    tally.add(losses.provider, "a providerID was not carried", `${path}.info.providerID`);
+    tally.add(losses.provider, "a providerID was not carried", 1, `${path}.info.providerID`);
   if (objectField(info, "error") !== undefined)
     tally.add(
       losses.messageError,
       "an error's name and data were not carried (it reads as the stop reason aborted or error)",
+      1,
       `${path}.info.error`,
     );
 }
@@ -173,12 +160,14 @@ function partBookkeeping(
       tally.add(
         losses.toolDetails,
         "a tool part's provider metadata was not carried",
+        1,
         `${where}.metadata`,
       );
     else
       tally.add(
         losses.partBookkeeping,
         `a ${type} part's ${key} was not carried`,
+        1,
         `${where}.${key}`,
       );
   }
@@ -189,6 +178,7 @@ function partBookkeeping(
       tally.add(
         losses.partBookkeeping,
         "reasoning metadata beyond a signature or encrypted content was not carried",
+        1,
         `${where}.metadata`,
       );
   }
@@ -198,6 +188,7 @@ function partBookkeeping(
     tally.add(
       toolDetails.has(key) ? losses.toolDetails : losses.partBookkeeping,
       `a tool's ${key} was not carried`,
+      1,
       `${where}.state.${key}`,
     );
   const time = objectField(state, "time");
@@ -205,6 +196,7 @@ function partBookkeeping(
     tally.add(
       losses.toolDetails,
       `a tool's time.${key} was not carried`,
+      1,
       `${where}.state.time.${key}`,
     );
 }
@@ -337,6 +329,7 @@ function stepBookkeeping(
     reader.tally.add(
       losses.partBookkeeping,
       `a ${type} part's ${key} was not carried`,
+      1,
       `${where}.${key}`,
     );
 }
@@ -477,7 +470,7 @@ export function opencodeToCommon(
   options?: ConversionOptions,
   asSubagent = false,
 ): Transcript {
-  const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new Tally() };
+  const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new LossTally() };
   const meta = metaOf(session, reader);
   sessionBookkeeping(reader, session.document.info, asSubagent);
   reader.clock = meta.timestamp;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { type ConversionOptions, type Loss, LossTally, type Warning } from "./index.js";
+
+const dropped: Loss = { code: "toy.dropped", kind: "unsupported", description: "toy" };
+const other: Loss = { code: "toy.other", kind: "bookkeeping", description: "toy" };
+
+function collect(): { options: ConversionOptions; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  return { options: { onWarning: (warning) => warnings.push(warning) }, warnings };
+}
+
+describe("LossTally", () => {
+  it("reports each (code, message) once, with the summed count and the first path", () => {
+    const tally = new LossTally();
+    tally.add(dropped, "a title was not carried", 1, "$[0].title");
+    tally.add(dropped, "a title was not carried", 3, "$[7].title");
+    tally.add(dropped, "a status was not carried", 1, "$[2].status");
+    tally.add(other, "a title was not carried");
+    const { options, warnings } = collect();
+    tally.flush(options);
+    expect(warnings).toEqual([
+      {
+        kind: "unsupported",
+        code: "toy.dropped",
+        message: "a title was not carried",
+        count: 4,
+        path: "$[0].title",
+      },
+      {
+        kind: "unsupported",
+        code: "toy.dropped",
+        message: "a status was not carried",
+        count: 1,
+        path: "$[2].status",
+      },
+      { kind: "bookkeeping", code: "toy.other", message: "a title was not carried", count: 1 },
+    ]);
+  });
+
+  it("builds a path given as a function only for the first occurrence, and ignores counts of 0", () => {
+    const tally = new LossTally();
+    let built = 0;
+    const path = () => {
+      built += 1;
+      return `$[${built}]`;
+    };
+    tally.add(dropped, "gone", 0, path);
+    for (let index = 0; index < 5; index += 1) tally.add(dropped, "gone", 1, path);
+    const { options, warnings } = collect();
+    tally.flush(options);
+    expect(built).toBe(1);
+    expect(warnings).toEqual([
+      { kind: "unsupported", code: "toy.dropped", message: "gone", count: 5, path: "$[1]" },
+    ]);
+  });
+
+  it("starts again after a flush", () => {
+    const tally = new LossTally();
+    tally.add(dropped, "gone");
+    const first = collect();
+    tally.flush(first.options);
+    tally.flush(first.options);
+    expect(first.warnings).toHaveLength(1);
+  });
+});
