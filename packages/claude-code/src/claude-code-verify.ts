@@ -2,7 +2,7 @@
 // --verify`, and the compatibility probe): the session file is copied into a
 // temporary CLAUDE_CONFIG_DIR at the same place under projects/ (its side
 // directory of subagents too), and
-// `claude -p --resume <id> hi` runs on the copy against a Messages API stub
+// `claude -p --resume=<id> hi` runs on the copy against a Messages API stub
 // on 127.0.0.1 that records each request and answers 400. Claude Code found
 // and loaded the session when it does not print "No conversation found" and
 // the request it sends carries the history (with the session's last text)
@@ -39,7 +39,7 @@ export function claudeEnvironment(configDirectory: string, baseUrl: string): Nod
 }
 
 /**
- * `claude -p --resume <id> hi` in `cwd` against config `configDirectory`
+ * `claude -p --resume=<id> hi` in `cwd` against config `configDirectory`
  * and a local stub that records each request (at most 20) and answers 400,
  * so the caller sees the history Claude Code sends.
  */
@@ -77,7 +77,7 @@ export async function resumeCaptured(
   try {
     const { status, output } = await new Promise<{ status: number | null; output: string }>(
       (resolve) => {
-        const child = spawn(bin, ["-p", "--resume", sessionId, "hi"], {
+        const child = spawn(bin, ["-p", `--resume=${sessionId}`, "hi"], {
           cwd,
           stdio: ["ignore", "pipe", "pipe"],
           env: claudeEnvironment(configDirectory, `http://127.0.0.1:${port}`),
@@ -172,7 +172,7 @@ export const claudeCodeProgramCheck: ProgramCheck = {
   program: "claude",
   versionArgs: ["--version"],
   description:
-    "`claude -p --resume <id> hi` on a copy (API at a 127.0.0.1 stub) loads the session and sends its history",
+    "`claude -p --resume=<id> hi` on a copy (API at a 127.0.0.1 stub) loads the session and sends its history",
   async run(saved: SavedSession, { bin, storeRoot, cwd, timeoutMs }) {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-claude-verify-"));
     try {

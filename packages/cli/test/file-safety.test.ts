@@ -4,7 +4,8 @@
 // replaces a FIFO; `convert <dir> --out-dir` never writes through a symlinked
 // subdirectory; a long output name works; a read-only directory is an I/O
 // error (exit 1) naming the path; SIGINT/SIGTERM mid-write leave no
-// temporary file. See docs/security.md.
+// temporary file; a FIFO named as a session in a store does not hang list or
+// search. See docs/security.md.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, promises as fs, readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -245,4 +246,61 @@ describe("a convert interrupted mid-write", () => {
       expect(result.signal).toBe(signal);
       expect(readdirSync(out)).toEqual([]);
     }, 120_000);
+});
+
+describe("a FIFO in a store", () => {
+  // Where each store looks for sessions (docs/formats/<harness>.md), and a session-like name there.
+  const places = (made: Home): [string, string][] => [
+    [
+      "claude_code",
+      path.join(
+        made.claudeConfig,
+        "projects",
+        "-tmp-x",
+        "11111111-1111-4111-8111-111111111111.jsonl",
+      ),
+    ],
+    [
+      "codex",
+      path.join(
+        made.home,
+        ".codex/sessions/2026/01/01/rollout-2026-01-01T00-00-00-11111111-1111-4111-8111-111111111111.jsonl",
+      ),
+    ],
+    [
+      "pi",
+      path.join(
+        made.home,
+        ".pi/agent/sessions/--tmp-x--/2026-01-01T00-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl",
+      ),
+    ],
+    [
+      "gemini_cli",
+      path.join(made.home, ".gemini/tmp/abc/chats/session-2026-01-01T00-00-11111111.json"),
+    ],
+    ["amp", path.join(made.ampThreads, "T-11111111-1111-4111-8111-111111111111.json")],
+  ];
+
+  it("list and search finish without waiting on it; a bad regular file there is reported (the control)", async () => {
+    for (const [harness, file] of places(home)) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      // The control: the place is one the store reads (a bad file there is named as skipped).
+      await fs.writeFile(file, "not a session {\n");
+      const control = await txcript(home, ["list", "--from", harness]);
+      expect(control.code, control.stderr).toBe(0);
+      expect(control.stderr, harness).toContain(`skipped 1 unreadable file (${file}`);
+      await fs.rm(file);
+      execFileSync("mkfifo", [file]);
+      // No writer ever opens the FIFO: a store that opened it to read would wait forever.
+      const listed = await txcript(home, ["list", "--from", harness]);
+      expect([harness, listed.code, listed.stdout.trim()]).toEqual([
+        harness,
+        0,
+        "no sessions found",
+      ]);
+    }
+    const searched = await txcript(home, ["search", "anything"]);
+    expect(searched.code, searched.stderr).toBe(0);
+    expect(searched.stderr).toContain('no session matches "anything"');
+  }, 120_000);
 });

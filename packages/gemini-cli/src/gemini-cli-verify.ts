@@ -3,7 +3,7 @@
 // projects.json and its project directory's markers, at the same places),
 // settings with retries off and API-key auth, a fake key and proxies at
 // 127.0.0.1:9 where nothing listens. In the session's directory `gemini
-// --list-sessions` must list its id, and `gemini -p continue --resume <id>
+// --list-sessions` must list its id, and `gemini -p continue --resume=<id>
 // -o json --skip-trust` must fail on the connection (after loading it) with
 // our session id in its report. Every run has a timeout.
 import { spawnSync } from "node:child_process";
@@ -111,7 +111,7 @@ export const geminiCliProgramCheck: ProgramCheck = {
   program: "gemini",
   versionArgs: ["--version"],
   description:
-    "`gemini --list-sessions` on a copy lists the session, and `gemini -p continue --resume <id> -o json` (offline) loads it and fails on the connection with our id",
+    "`gemini --list-sessions` on a copy lists the session, and `gemini -p continue --resume=<id> -o json` (offline) loads it and fails on the connection with our id",
   async run(saved, { bin, storeRoot, cwd, timeoutMs }) {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-gemini-verify-"));
     try {
@@ -132,7 +132,7 @@ export const geminiCliProgramCheck: ProgramCheck = {
         bin,
         home,
         cwd,
-        ["-p", "continue", "--resume", saved.id, "-o", "json", "--skip-trust"],
+        ["-p", "continue", `--resume=${saved.id}`, "-o", "json", "--skip-trust"],
         path.join(root, "t2"),
         timeoutMs,
       );
