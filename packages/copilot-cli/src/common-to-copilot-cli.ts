@@ -270,16 +270,38 @@ function assistantEvent(
   return { type: "assistant.message", data, timestamp: message.timestamp };
 }
 
+function orphanEvent(
+  block: Block & { type: "tool_result" },
+  timestamp: string,
+  options: CopilotCliWriteOptions | undefined,
+  path: string,
+): Event {
+  warn(
+    options,
+    copilotCliLoss.orphanResult,
+    "a tool result without an earlier call was written as a user message",
+    path,
+  );
+  const content =
+    typeof block.content === "string"
+      ? block.content
+      : stringifyJson(block.content, undefined, harness);
+  const label = block.isError ? "[tool result (error)]" : "[tool result]";
+  return { type: "user.message", data: { content: `${label} ${content}` }, timestamp };
+}
+
 function messageEvents(
   message: Message,
   options: CopilotCliWriteOptions | undefined,
   path: string,
   afterResult: boolean,
+  calls: Set<string>,
 ): Event[] {
   const events: Event[] = [];
   let pieces: Piece[];
   if (message.role === "assistant") {
     events.push(assistantEvent(message, options, path));
+    for (const block of message.content) if (block.type === "tool_use") calls.add(block.id);
     pieces = message.content.flatMap((block): Piece[] =>
       block.type === "tool_result"
         ? [{ kind: "result", block }]
@@ -304,7 +326,7 @@ function messageEvents(
         "a message mixing results or compactions with other content was split",
         path,
       );
-    if (first.kind === "result" && afterResult)
+    if (first.kind === "result" && afterResult && calls.has(first.block.toolUseId))
       warn(
         options,
         copilotCliLoss.resultSplit,
@@ -313,7 +335,9 @@ function messageEvents(
       );
   }
   for (const piece of pieces) {
-    if (piece.kind === "run") events.push(runEvent(message, piece.blocks, options, path));
+    if (piece.kind === "result" && !calls.has(piece.block.toolUseId))
+      events.push(orphanEvent(piece.block, message.timestamp, options, path));
+    else if (piece.kind === "run") events.push(runEvent(message, piece.blocks, options, path));
     else if (piece.kind === "result")
       events.push(resultEvent(piece.block, message.timestamp, options, path));
     else events.push(compactionEvent(piece.block, message.timestamp, options, path));
@@ -397,8 +421,9 @@ export function* copilotCliLines(
       timestamp: meta.timestamp,
     });
   let afterResult = false;
+  const calls = new Set<string>();
   for (const [position, message] of transcript.messages.entries()) {
-    const events = messageEvents(message, options, `$.messages[${position}]`, afterResult);
+    const events = messageEvents(message, options, `$.messages[${position}]`, afterResult, calls);
     for (const event of events) yield line(event);
     afterResult = events.at(-1)?.type === "tool.execution_complete";
   }

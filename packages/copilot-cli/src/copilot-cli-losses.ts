@@ -106,6 +106,11 @@ export const copilotCliLoss = {
     "degraded",
     "A tool result that is not a string is written as its JSON text: result.content is a string.",
   ),
+  orphanResult: loss(
+    "copilot_cli.orphan-result",
+    "degraded",
+    "A tool result whose call is not an earlier assistant tool call is written as a user message `[tool result] <content>` (`[tool result (error)]` for an error): Copilot CLI drops such a result from what it sends.",
+  ),
   resultSplit: loss(
     "copilot_cli.result-split",
     "degraded",

@@ -151,13 +151,35 @@ function projectMeta(meta: Meta): Meta {
   return out;
 }
 
+// copilot_cli.orphan-result: a result whose call is not an earlier assistant
+// tool call (its own message's included) reads back as a user message of
+// its text.
+function orphanMessage(block: Block & { type: "tool_result" }, timestamp: string): Message {
+  const content = typeof block.content === "string" ? block.content : stringifyJson(block.content);
+  const text = `${block.isError ? "[tool result (error)]" : "[tool result]"} ${content}`;
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}
+
 /** The transcript a Copilot CLI event log written by fromCommon reads back as (copilot_cli.subagents-dropped: none). */
 export function copilotCliProject(transcript: Transcript): Transcript {
   const messages: Message[] = [];
   let results: Message | undefined;
+  const calls = new Set<string>();
   for (const message of transcript.messages) {
+    if (message.role === "assistant")
+      for (const block of message.content) if (block.type === "tool_use") calls.add(block.id);
     const pieces = message.role === "assistant" ? assistantPieces(message) : userPieces(message);
     for (const piece of pieces) {
+      if (
+        piece.kind === "result" &&
+        !calls.has((piece.block as Block & { type: "tool_result" }).toolUseId)
+      ) {
+        results = undefined;
+        messages.push(
+          orphanMessage(piece.block as Block & { type: "tool_result" }, piece.timestamp),
+        );
+        continue;
+      }
       if (piece.kind === "result") {
         const block = resultBlock(piece.block as Block & { type: "tool_result" });
         if (results !== undefined) results.content.push(block);

@@ -115,7 +115,11 @@ describe("copilot_cli parse errors", () => {
       }
     })();
     expect(TxcriptError.isInstance(error) && error.code).toBe("INVALID_JSON");
-    expect((error as TxcriptError).location).toMatchObject({ file: "events.jsonl", line: 2, column: 2 });
+    expect((error as TxcriptError).location).toMatchObject({
+      file: "events.jsonl",
+      line: 2,
+      column: 2,
+    });
   });
   it("refuses a line that is JSON but not an event object", () => {
     expect(() => copilotCliCodec.parse('{"type":"session.start"}\n[1,2]\n')).toThrow(

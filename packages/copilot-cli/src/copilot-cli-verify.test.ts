@@ -8,7 +8,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copilotCliCodec } from "./copilot-cli-codec.js";
 import { CopilotCliStore } from "./copilot-cli-store.js";
-import { copilotCliProgramCheck, savedPrompts } from "./copilot-cli-verify.js";
+import {
+  copilotCliProgramCheck,
+  expectedInRequest,
+  missingFromRequest,
+} from "./copilot-cli-verify.js";
 import { copilotBin, copilotVersion, exchange } from "./test-support/interop.js";
 
 const found = copilotBin();
@@ -34,18 +38,40 @@ async function saveSample(label: string) {
   return { store, saved, cwd };
 }
 
-describe("savedPrompts", () => {
-  it("lists the main conversation's prompts, not a subagent's nor other events", () => {
-    const text = [
-      '{"type":"session.start","data":{"sessionId":"x"}}',
-      '{"type":"user.message","data":{"content":"first"}}',
-      '{"type":"user.message","agentId":"a1","data":{"content":"inner"}}',
-      '{"type":"assistant.message","data":{"content":"not a prompt"}}',
-      "not json",
-      '{"type":"user.message","data":{"content":"second"}}',
-      "",
-    ].join("\n");
-    expect(savedPrompts(text)).toEqual(["first", "second"]);
+describe("expectedInRequest and missingFromRequest", () => {
+  const log = [
+    '{"type":"session.start","data":{"sessionId":"x"}}',
+    '{"type":"user.message","data":{"content":"before"}}',
+    '{"type":"session.compaction_complete","data":{"success":true,"summaryContent":"S"}}',
+    '{"type":"user.message","data":{"content":"first"}}',
+    '{"type":"user.message","agentId":"a1","data":{"content":"inner"}}',
+    '{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"c1","name":"bash"}]}}',
+    '{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true}}',
+    "not json",
+    "",
+  ].join("\n");
+  it("keeps what follows the last compaction of the main conversation, and its summary", () => {
+    expect(expectedInRequest(log)).toEqual({
+      prompts: ["first"],
+      calls: ["c1"],
+      results: ["c1"],
+      summary: "S",
+    });
+  });
+  it("names what a request lacks, and nothing when it carries all", () => {
+    const expected = expectedInRequest(log);
+    const full = {
+      messages: [
+        { role: "user", content: "summary: S" },
+        { role: "user", content: "first" },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1" }] },
+        { role: "tool", tool_call_id: "c1", content: "" },
+      ],
+    };
+    expect(missingFromRequest(expected, full)).toBeUndefined();
+    expect(missingFromRequest(expected, { messages: full.messages.slice(1, 2) })).toBe(
+      "the model request lacks the compaction summary; tool calls c1; results of c1",
+    );
   });
 });
 
@@ -61,7 +87,9 @@ describe.skipIf(bin === undefined)(
         cwd,
         timeoutMs: 120_000,
       });
-      expect(result.detail).toBe("resumed the session and sent its 1 prompts in 6 messages");
+      expect(result.detail).toBe(
+        "resumed the session and sent its 1 prompts, 1 tool calls and 1 results in 6 messages",
+      );
       expect(result.ok).toBe(true);
       expect((await fs.readFile(saved.path)).equals(before)).toBe(true);
     }, 200_000);

@@ -5,7 +5,9 @@
 // --resume=<id> -p continue` runs in BYOK mode against it
 // (COPILOT_PROVIDER_BASE_URL, COPILOT_OFFLINE=true, a fake key). The check
 // passes when the program exits 0 and its model request carries the saved
-// conversation (every prompt of the saved log). Every run has a timeout.
+// conversation: every prompt, tool call and tool result of the saved log
+// after its last compaction, and that compaction's summary. Every run has a
+// timeout.
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as http from "node:http";
@@ -146,9 +148,21 @@ export function runCopilot(
   });
 }
 
-/** The prompts of a saved event log's main conversation (user.message contents), in order. */
-export function savedPrompts(text: string): string[] {
-  const prompts: string[] = [];
+/**
+ * What resuming a saved event log must send the model: the prompts
+ * (user.message contents), tool call ids and tool result ids of its main
+ * conversation after its last compaction, and that compaction's summary
+ * (Copilot CLI sends the summary in place of the history before it).
+ */
+export interface ExpectedRequest {
+  prompts: string[];
+  calls: string[];
+  results: string[];
+  summary?: string;
+}
+
+export function expectedInRequest(text: string): ExpectedRequest {
+  let expected: ExpectedRequest = { prompts: [], calls: [], results: [] };
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     let value: unknown;
@@ -157,12 +171,61 @@ export function savedPrompts(text: string): string[] {
     } catch {
       continue;
     }
-    if (!isJsonObject(value) || value.type !== "user.message" || value.agentId !== undefined)
-      continue;
+    if (!isJsonObject(value) || value.agentId !== undefined) continue;
     const data = isJsonObject(value.data) ? value.data : {};
-    if (typeof data.content === "string" && data.content !== "") prompts.push(data.content);
+    if (value.type === "user.message" && typeof data.content === "string" && data.content !== "")
+      expected.prompts.push(data.content);
+    else if (value.type === "assistant.message" && Array.isArray(data.toolRequests)) {
+      for (const request of data.toolRequests)
+        if (isJsonObject(request) && typeof request.toolCallId === "string")
+          expected.calls.push(request.toolCallId);
+    } else if (value.type === "tool.execution_complete" && typeof data.toolCallId === "string")
+      expected.results.push(data.toolCallId);
+    else if (
+      value.type === "session.compaction_complete" &&
+      data.success === true &&
+      typeof data.summaryContent === "string"
+    )
+      expected = { prompts: [], calls: [], results: [], summary: data.summaryContent };
   }
-  return prompts;
+  return expected;
+}
+
+/** The tool call ids and tool result ids a chat completions request carries. */
+export function sentCalls(body: Record<string, unknown>): {
+  calls: Set<string>;
+  results: Set<string>;
+} {
+  const calls = new Set<string>();
+  const results = new Set<string>();
+  for (const message of Array.isArray(body.messages) ? body.messages : []) {
+    if (!isJsonObject(message)) continue;
+    if (Array.isArray(message.tool_calls))
+      for (const call of message.tool_calls)
+        if (isJsonObject(call) && typeof call.id === "string") calls.add(call.id);
+    if (message.role === "tool" && typeof message.tool_call_id === "string")
+      results.add(message.tool_call_id);
+  }
+  return { calls, results };
+}
+
+/** What of `expected` a request did not carry, in words; undefined when it carried all of it. */
+export function missingFromRequest(
+  expected: ExpectedRequest,
+  body: Record<string, unknown>,
+): string | undefined {
+  const sent = sentTexts(body).join("\n");
+  const { calls, results } = sentCalls(body);
+  const problems: string[] = [];
+  const prompts = expected.prompts.filter((prompt) => !sent.includes(prompt));
+  if (prompts.length > 0) problems.push(`${prompts.length} of ${expected.prompts.length} prompts`);
+  if (expected.summary !== undefined && !sent.includes(expected.summary))
+    problems.push("the compaction summary");
+  const lostCalls = expected.calls.filter((id) => !calls.has(id));
+  if (lostCalls.length > 0) problems.push(`tool calls ${lostCalls.slice(0, 3).join(", ")}`);
+  const lostResults = expected.results.filter((id) => !results.has(id));
+  if (lostResults.length > 0) problems.push(`results of ${lostResults.slice(0, 3).join(", ")}`);
+  return problems.length === 0 ? undefined : `the model request lacks ${problems.join("; ")}`;
 }
 
 /** The text of every message a chat completions request sent, in order. */
@@ -200,7 +263,7 @@ export const copilotCliProgramCheck: ProgramCheck = {
       const copy = path.join(copilotHome, relative);
       await fs.mkdir(path.dirname(copy), { recursive: true });
       await fs.copyFile(saved.path, copy);
-      const prompts = savedPrompts(await fs.readFile(copy, "utf8"));
+      const expected = expectedInRequest(await fs.readFile(copy, "utf8"));
       const run = await runCopilot(
         bin,
         {
@@ -217,16 +280,11 @@ export const copilotCliProgramCheck: ProgramCheck = {
         return { ok: false, detail: `resume: exit ${run.status}: ${lastLines(run.output)}` };
       const request = stub.requests[0];
       if (request === undefined) return { ok: false, detail: "resume: no model request was made" };
-      const sent = sentTexts(request).join("\n");
-      const missing = prompts.filter((prompt) => !sent.includes(prompt));
-      if (missing.length > 0)
-        return {
-          ok: false,
-          detail: `the model request lacks ${missing.length} of ${prompts.length} saved prompts`,
-        };
+      const missing = missingFromRequest(expected, request);
+      if (missing !== undefined) return { ok: false, detail: missing };
       return {
         ok: true,
-        detail: `resumed the session and sent its ${prompts.length} prompts in ${sentTexts(request).length} messages`,
+        detail: `resumed the session and sent its ${expected.prompts.length} prompts, ${expected.calls.length} tool calls and ${expected.results.length} results in ${sentTexts(request).length} messages`,
       };
     } catch (error) {
       return { ok: false, detail: error instanceof Error ? error.message : String(error) };
