@@ -5,12 +5,15 @@
 // module checks only that each line is a JSON object and leaves meaning to
 // copilot-cli-to-common.ts.
 import {
+  isJsonObject,
   type JsonObject,
   type JsonObjectLine,
   joinJsonLines,
   type ParseOptions,
   parseJsonObjectLine,
+  quote,
   splitJsonLines,
+  TxcriptError,
 } from "@txcript/core";
 
 export const harness = "copilot_cli";
@@ -34,11 +37,35 @@ export interface CopilotCliEvent {
   line: number;
 }
 
+/**
+ * The lines of an event log. Copilot CLI begins every log with session.start
+ * and refuses to resume one that does not parse; a text whose first event is
+ * not a session.start naming its sessionId (an empty file, say) is
+ * INVALID_DOCUMENT, never read as an empty session.
+ */
 export function parseSession(text: string, options: ParseOptions = {}): CopilotCliSession {
-  const lineOptions = { harness, ...(options.file === undefined ? {} : { file: options.file }) };
-  return splitJsonLines(text, (lineText, number) =>
+  const file = options.file === undefined ? {} : { file: options.file };
+  const lineOptions = { harness, ...file };
+  const session = splitJsonLines(text, (lineText, number) =>
     parseJsonObjectLine(lineText, number, lineOptions),
   );
+  const first = session.lines.findIndex((line) => line.value !== undefined);
+  const start = first === -1 ? undefined : session.lines[first]?.value;
+  const data = start?.type === "session.start" ? start.data : undefined;
+  if (!isJsonObject(data) || typeof data.sessionId !== "string" || data.sessionId === "")
+    throw new TxcriptError(
+      "INVALID_DOCUMENT",
+      "not a Copilot CLI event log: its first event is not a session.start naming a sessionId",
+      {
+        harness,
+        location: { ...file, ...(first === -1 ? {} : { line: first + 1 }) },
+        hint:
+          first === -1
+            ? "the file holds no event"
+            : `expected {"type":"session.start","data":{"sessionId":…}}, got ${quote(session.lines[first]?.text ?? "", 80)}`,
+      },
+    );
+  return session;
 }
 
 export function serializeSession(session: CopilotCliSession): string {

@@ -121,6 +121,20 @@ describe("copilot_cli parse errors", () => {
       column: 2,
     });
   });
+  it("refuses a text whose first event is not a session.start naming its id (an empty file too)", () => {
+    for (const text of [
+      "",
+      "\n",
+      '{"type":"user.message","data":{"content":"hi"}}\n',
+      '{"type":"session.start","data":{}}\n',
+    ])
+      expect(() => copilotCliCodec.parse(text, { file: "events.jsonl" })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_DOCUMENT",
+          location: expect.objectContaining({ file: "events.jsonl" }),
+        }),
+      );
+  });
   it("refuses a line that is JSON but not an event object", () => {
     expect(() => copilotCliCodec.parse('{"type":"session.start"}\n[1,2]\n')).toThrow(
       expect.objectContaining({ code: "INVALID_DOCUMENT" }),

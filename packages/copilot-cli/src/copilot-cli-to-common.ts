@@ -209,12 +209,13 @@ function messagesOf(
   return messages;
 }
 
-function metaOf(events: readonly CopilotCliEvent[]): Meta {
-  const start = events.find((event) => event.type === "session.start");
+function metaOf(events: readonly CopilotCliEvent[], all: readonly CopilotCliEvent[]): Meta {
+  const start = all.find((event) => event.type === "session.start");
   const data = start?.data ?? {};
   const id = text(data, "sessionId") ?? "";
   const meta: Meta = {
-    id: id === "" ? "copilot-session" : id,
+    // parseSession refuses a log without a session.start naming its id.
+    id,
     timestamp:
       readTimestamp(own(data, "startTime")) ??
       readTimestamp(start?.timestamp ?? events[0]?.timestamp) ??
@@ -244,7 +245,10 @@ export function copilotCliToCommon(
 ): Transcript {
   const events = copilotEvents(session);
   const main = events.filter((event) => event.agentId === undefined);
-  const transcript: Transcript = { meta: metaOf(main), messages: messagesOf(main, options) };
+  const transcript: Transcript = {
+    meta: metaOf(main, events),
+    messages: messagesOf(main, options),
+  };
   const byAgent = new Map<string, CopilotCliEvent[]>();
   for (const event of events) {
     if (event.agentId === undefined) continue;
