@@ -57,6 +57,12 @@ export const realPrograms = {
     bin: "gemini",
     env: "TXCRIPT_GEMINI_BIN",
   },
+  copilot: {
+    package: "@github/copilot",
+    version: "1.0.102",
+    bin: "copilot",
+    env: "TXCRIPT_COPILOT_BIN",
+  },
 };
 
 /** The cache directory one program's pinned version installs into. */

@@ -62,6 +62,13 @@ export const contextWindows: Readonly<Record<string, ContextWindow>> = {
     source:
       "OpenCode runs many providers; the smallest common window of its usual models (Claude's 200K)",
   },
+  copilot_cli: {
+    family: "whatever Copilot CLI is configured with",
+    window: 128_000,
+    tokenizer: "estimate",
+    source:
+      "Copilot CLI 1.0.102's prompt budget for a model it has no catalog entry for (maxPromptTokens 128000 in its usage records)",
+  },
   gemini_cli: {
     family: "Gemini 2.5 (Google)",
     window: 1_048_576,

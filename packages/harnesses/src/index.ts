@@ -5,6 +5,7 @@
 import { ampHarness } from "@txcript/amp";
 import { claudeCodeHarness } from "@txcript/claude-code";
 import { codexHarness } from "@txcript/codex";
+import { copilotCliHarness } from "@txcript/copilot-cli";
 import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import { opencodeHarness } from "@txcript/opencode";
@@ -15,6 +16,7 @@ export const harnessDefinitions: readonly AnyHarness[] = [
   commonHarness,
   ampHarness,
   opencodeHarness,
+  copilotCliHarness,
   claudeCodeHarness,
   codexHarness,
   piHarness,

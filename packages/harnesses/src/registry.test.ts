@@ -36,6 +36,7 @@ describe("the harness registry", () => {
       "common",
       "amp",
       "opencode",
+      "copilot_cli",
       "claude_code",
       "codex",
       "pi",

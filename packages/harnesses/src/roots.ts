@@ -20,7 +20,7 @@ function expandTilde(value: string, home: string): string {
 }
 
 // Each as its store computes it (amp-store.ts, opencode-paths.ts, claude-code-paths.ts,
-// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts).
+// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts).
 function ampRoot(env: Environment): string {
   const explicit = nonEmpty(env.AMP_THREADS_DIR);
   if (explicit !== undefined) return path.resolve(explicit);
@@ -39,6 +39,13 @@ function opencodeRoot(env: Environment): string {
   if (override && override !== ":memory:")
     return path.isAbsolute(override) ? override : path.join(data, override);
   return path.join(data, "opencode.db");
+}
+
+function copilotCliRoot(env: Environment): string {
+  const configured = nonEmpty(env.COPILOT_HOME);
+  return path.resolve(
+    configured ?? path.join(env.HOME || env.USERPROFILE || os.homedir(), ".copilot"),
+  );
 }
 
 function claudeCodeRoot(env: Environment): string {
@@ -76,6 +83,7 @@ function geminiCliRoot(env: Environment): string {
 export const storeRootHarnesses = [
   "amp",
   "opencode",
+  "copilot_cli",
   "claude_code",
   "codex",
   "pi",
@@ -85,16 +93,19 @@ export const storeRootHarnesses = [
 const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => string> = {
   amp: ampRoot,
   opencode: opencodeRoot,
+  copilot_cli: copilotCliRoot,
   claude_code: claudeCodeRoot,
   codex: codexRoot,
   pi: piRoot,
   gemini_cli: geminiCliRoot,
 };
 
-// Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts).
+// Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts,
+// copilot-cli-store.ts).
 const pathsOf: Partial<Record<(typeof storeRootHarnesses)[number], readonly string[]>> = {
   codex: ["sessions/**", "archived_sessions/**", "session_index.jsonl"],
   gemini_cli: ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"],
+  copilot_cli: ["session-state/*", "session-state/*/events.jsonl"],
 };
 
 /** A store's root, and where under it its sessions lie when not everywhere (Store.sessionPaths). */

@@ -5,12 +5,13 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the twelve the project ships", () => {
+  it("includes the thirteen the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
       "@txcript/cli",
       "@txcript/codex",
+      "@txcript/copilot-cli",
       "@txcript/core",
       "@txcript/gemini-cli",
       "@txcript/html",
