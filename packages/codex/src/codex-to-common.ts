@@ -11,7 +11,6 @@ import {
   isJsonObject,
   type JsonObject,
   type Lineage,
-  type Loss,
   LossTally,
   type Message,
   type Meta,

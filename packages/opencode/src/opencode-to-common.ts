@@ -9,7 +9,6 @@ import {
   type ConversionOptions,
   type Json,
   type JsonObject,
-  type Loss,
   LossTally,
   type Message,
   type Meta,
