@@ -57,6 +57,12 @@ export const realPrograms = {
     bin: "gemini",
     env: "TXCRIPT_GEMINI_BIN",
   },
+  qwen: {
+    package: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    bin: "qwen",
+    env: "TXCRIPT_QWEN_BIN",
+  },
 };
 
 /** The cache directory one program's pinned version installs into. */
