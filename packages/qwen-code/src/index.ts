@@ -20,3 +20,4 @@ export type { QwenCodeSaveOptions, QwenCodeStoreOptions } from "./qwen-code-stor
 export { QwenCodeStore } from "./qwen-code-store.js";
 export type { QwenCodeReadOptions } from "./qwen-code-to-common.js";
 export { canonicalToQwenTool, qwenToolToCanonical } from "./qwen-code-tools.js";
+export { qwenCodeProgramCheck } from "./qwen-code-verify.js";

@@ -18,12 +18,10 @@ function recordings(directory: string, label: string) {
     console.warn(`SKIPPED ${label} samples: ${directory} is absent`);
     return [];
   }
-  return names
-    .sort()
-    .map((name) => ({
-      name: `${label} ${name}`,
-      text: readFileSync(path.join(directory, name), "utf8"),
-    }));
+  return names.sort().map((name) => ({
+    name: `${label} ${name}`,
+    text: readFileSync(path.join(directory, name), "utf8"),
+  }));
 }
 
 describeCodecLaws({

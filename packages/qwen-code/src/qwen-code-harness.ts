@@ -10,6 +10,7 @@ import { qwenResumeCommand } from "./qwen-code-paths.js";
 import { qwenCodeProject } from "./qwen-code-project.js";
 import type { QwenCodeSession } from "./qwen-code-schema.js";
 import { QwenCodeStore } from "./qwen-code-store.js";
+import { qwenCodeProgramCheck } from "./qwen-code-verify.js";
 
 export const qwenCodeHarness: HarnessDefinition<QwenCodeSession> = {
   id: "qwen_code",
@@ -32,4 +33,5 @@ export const qwenCodeHarness: HarnessDefinition<QwenCodeSession> = {
   store: (environment, root) =>
     new QwenCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => qwenResumeCommand(id),
+  programCheck: qwenCodeProgramCheck,
 };
