@@ -187,7 +187,9 @@ export function createServer(io: Io, version: string): McpServer {
         from: z
           .string()
           .optional()
-          .describe("only this harness (claude_code, codex, pi, opencode, gemini_cli, amp)"),
+          .describe(
+            "only this harness (claude_code, codex, pi, opencode, gemini_cli, qwen_code, amp)",
+          ),
         cwd: z.string().optional().describe("only sessions recorded in this absolute directory"),
         limit: z
           .number()

@@ -9,12 +9,15 @@ import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import { opencodeHarness } from "@txcript/opencode";
 import { piHarness } from "@txcript/pi";
+import { qwenCodeHarness } from "@txcript/qwen-code";
 import { streamJsonHarness } from "@txcript/stream-json";
 
 export const harnessDefinitions: readonly AnyHarness[] = [
   commonHarness,
   ampHarness,
   opencodeHarness,
+  // Before Claude Code: a Qwen Code record has uuid, parentUuid, sessionId and type too (with Gemini-style parts).
+  qwenCodeHarness,
   claudeCodeHarness,
   codexHarness,
   piHarness,

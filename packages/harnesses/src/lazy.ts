@@ -13,6 +13,7 @@ export const storeHarnessLoaders: Record<
 > = {
   amp: async () => (await import("@txcript/amp")).ampHarness,
   opencode: async () => (await import("@txcript/opencode")).opencodeHarness,
+  qwen_code: async () => (await import("@txcript/qwen-code")).qwenCodeHarness,
   claude_code: async () => (await import("@txcript/claude-code")).claudeCodeHarness,
   codex: async () => (await import("@txcript/codex")).codexHarness,
   pi: async () => (await import("@txcript/pi")).piHarness,

@@ -36,6 +36,7 @@ describe("the harness registry", () => {
       "common",
       "amp",
       "opencode",
+      "qwen_code",
       "claude_code",
       "codex",
       "pi",

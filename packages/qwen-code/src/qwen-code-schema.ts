@@ -33,6 +33,38 @@ export const nonConversationSubtypes = new Set([
   "managed_session_commit_v1",
 ]);
 
+/** The system subtypes Qwen Code 0.24.4 knows (transcript-records.ts KNOWN_RECORD_SUBTYPES). */
+export const knownSystemSubtypes = new Set([
+  "chat_compression",
+  "slash_command",
+  "ui_telemetry",
+  "at_command",
+  "attribution_snapshot",
+  "notification",
+  "background_task_completed",
+  "cron",
+  "mid_turn_user_message",
+  "realtime_message",
+  "custom_title",
+  "parent_session",
+  "rewind",
+  "agent_bootstrap",
+  "agent_launch_prompt",
+  "agent_retry",
+  "agent_session_ready",
+  "file_history_snapshot",
+  "session_source",
+  "session_model",
+  "omni_recall",
+  "session_sources_snapshot",
+  "branch_checkpoint",
+  "goal_state",
+  "goal_runtime",
+  "goal_turn_end",
+  "turn_result",
+  ...nonConversationSubtypes,
+]);
+
 /** A record whose identity fields Qwen Code accepts; anything else it skips. */
 export interface QwenRecord {
   uuid: string;
@@ -77,12 +109,21 @@ export function serializeSession(session: QwenCodeSession): string {
   return joinJsonLines(session.lines, session.finalNewline);
 }
 
-/** Qwen Code's own test for a record: identity fields and, for messages, parts (never Claude's content). */
+/**
+ * A record as Qwen Code writes it: identity fields and, for messages,
+ * Gemini-style parts (never Claude Code's content); a system record without
+ * a message has one of Qwen Code's own subtypes (never Claude Code's).
+ */
 export function looksLikeRecord(value: unknown): boolean {
   if (!isJsonObject(value)) return false;
   const record = recordOf(value);
   if (record === undefined) return false;
   const message = own(value, "message");
-  if (message === undefined) return record.type === "system";
+  if (message === undefined) {
+    const subtype = own(value, "subtype");
+    return (
+      record.type === "system" && typeof subtype === "string" && knownSystemSubtypes.has(subtype)
+    );
+  }
   return isJsonObject(message) && Array.isArray(own(message, "parts"));
 }
