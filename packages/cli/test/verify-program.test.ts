@@ -125,6 +125,7 @@ const targets = [
   { target: "pi", program: "pi", store: "HOME" },
   { target: "gemini_cli", program: "gemini", store: "HOME" },
   { target: "opencode", program: "opencode", store: "XDG_DATA_HOME" },
+  { target: "qwen_code", program: "qwen", store: "HOME" },
 ] as const;
 
 for (const { target, program, store } of targets) {
