@@ -21,7 +21,7 @@ import {
 import { qwenCodeLoss } from "./qwen-code-losses.js";
 import { isQwenSessionId, qwenRecordId, qwenSessionId } from "./qwen-code-paths.js";
 import { harness, type QwenCodeSession } from "./qwen-code-schema.js";
-import { canonicalToQwenTool } from "./qwen-code-tools.js";
+import { canonicalToQwenTool, userToolCallText, userToolResultText } from "./qwen-code-tools.js";
 
 export type QwenCodeWriteOptions = ConversionOptions;
 
@@ -93,6 +93,42 @@ function partOf(
   }
 }
 
+/** The ids of the tool calls on user messages: written as text, and so are their results. */
+function userCallIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages)
+    if (message.role === "user")
+      for (const block of message.content) if (block.type === "tool_use") ids.add(block.id);
+  return ids;
+}
+
+/** A tool call on a user message, or a result of one, as a text part. */
+function userPartOf(
+  block: Block,
+  options: ConversionOptions | undefined,
+  where: string,
+): JsonObject {
+  if (block.type === "tool_use") {
+    warn(
+      options,
+      qwenCodeLoss.userToolCall,
+      "a tool call on a user message was written as text",
+      where,
+    );
+    return { text: userToolCallText(block.tool) };
+  }
+  if (block.type === "tool_result") {
+    warn(
+      options,
+      qwenCodeLoss.userToolCall,
+      "the result of a tool call on a user message was written as text",
+      where,
+    );
+    return { text: userToolResultText(block.content, block.isError) };
+  }
+  throw new TypeError(`userPartOf takes tool calls and results, not ${block.type}`);
+}
+
 function isLoneCompaction(message: Message): boolean {
   return (
     message.role === "user" &&
@@ -150,6 +186,7 @@ export function commonToQwenCode(
       if (block.type === "tool_use" && !names.has(block.id))
         names.set(block.id, canonicalToQwenTool(block.tool).name ?? toolName(block.tool));
 
+  const userCalls = userCallIds(messages);
   const base = (
     index: number,
     parentUuid: string | null,
@@ -211,7 +248,10 @@ export function commonToQwenCode(
         message.role === "assistant" ? "assistant" : toolResultsOnly ? "tool_result" : "user";
       record = base(index, parent, message.timestamp, type);
       const parts: Json[] = message.content.map((block, at) =>
-        partOf(block, names, options, `${where}.content[${at}]`),
+        (message.role === "user" && block.type === "tool_use") ||
+        (block.type === "tool_result" && userCalls.has(block.toolUseId))
+          ? userPartOf(block, options, `${where}.content[${at}]`)
+          : partOf(block, names, options, `${where}.content[${at}]`),
       );
       record.message = { role: message.role === "assistant" ? "model" : "user", parts };
     }

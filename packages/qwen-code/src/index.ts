@@ -8,6 +8,7 @@ export { qwenCodeHarness } from "./qwen-code-harness.js";
 export { qwenCodeLoss, qwenCodeLosses } from "./qwen-code-losses.js";
 export {
   defaultQwenRoot,
+  isQwenFileId,
   isQwenSessionId,
   qwenCodeNamespace,
   qwenProjectDirName,

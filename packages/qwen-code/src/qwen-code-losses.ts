@@ -38,7 +38,7 @@ export const qwenCodeLoss = {
   sessionId: loss(
     "qwen_code.session-id",
     "degraded",
-    "A session id Qwen Code cannot name a file by (not 32–36 hex digits and dashes) is replaced by a UUID v5 of it.",
+    "A session id `qwen --resume` does not take (not a lower-case UUID of version 1 to 5) is replaced by a UUID v5 of it.",
   ),
   startTime: loss(
     "qwen_code.start-time",
@@ -65,6 +65,11 @@ export const qwenCodeLoss = {
     "qwen_code.context",
     "degraded",
     "A context message (system prompt, injected instructions) is written as a plain user message.",
+  ),
+  userToolCall: loss(
+    "qwen_code.user-tool-call",
+    "degraded",
+    "A tool call on a user message (a slash command), and its result in the same message, are written as text: Qwen Code sends no call from a user turn.",
   ),
   stopReason: loss("qwen_code.stop-reason", "bookkeeping", "Stop reasons are not kept."),
   usage: loss(

@@ -7,7 +7,12 @@
 import type { Block, Message, Transcript, Usage } from "@txcript/core";
 import { qwenSessionId } from "./qwen-code-paths.js";
 import { emptySessionMeta } from "./qwen-code-to-common.js";
-import { canonicalToQwenTool, qwenToolToCanonical } from "./qwen-code-tools.js";
+import {
+  canonicalToQwenTool,
+  qwenToolToCanonical,
+  userToolCallText,
+  userToolResultText,
+} from "./qwen-code-tools.js";
 
 function projectUsage(usage: Usage): Usage {
   const thoughts = Math.min(usage.reasoningOutputTokens ?? 0, usage.outputTokens);
@@ -41,14 +46,21 @@ function projectBlock(block: Block, alone: boolean): Block {
   }
 }
 
-function projectMessage(message: Message): Message {
+function projectMessage(message: Message, userCalls: ReadonlySet<string>): Message {
   const alone =
     message.role === "user" &&
     message.content.length === 1 &&
     message.content[0]?.type === "compaction";
+  // A tool call on a user message is text, and so is any result of a call made on a user message.
+  const asText = (block: Block): Block =>
+    message.role === "user" && block.type === "tool_use"
+      ? { type: "text", text: userToolCallText(block.tool) }
+      : block.type === "tool_result" && userCalls.has(block.toolUseId)
+        ? { type: "text", text: userToolResultText(block.content, block.isError) }
+        : projectBlock(block, alone);
   const projected: Message = {
     role: message.role,
-    content: message.content.map((block) => projectBlock(block, alone)),
+    content: message.content.map(asText),
     timestamp: message.timestamp,
   };
   if (message.model !== undefined) projected.model = message.model;
@@ -68,5 +80,15 @@ export function qwenCodeProject(transcript: Transcript): Transcript {
   if (meta.gitBranch !== undefined) projected.gitBranch = meta.gitBranch;
   if (meta.title !== undefined) projected.title = meta.title;
   if (meta.cliVersion !== undefined) projected.cliVersion = meta.cliVersion;
-  return { meta: projected, messages: messages.map(projectMessage) };
+  const userCalls = new Set(
+    messages.flatMap((message) =>
+      message.role === "user"
+        ? message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []))
+        : [],
+    ),
+  );
+  return {
+    meta: projected,
+    messages: messages.map((message) => projectMessage(message, userCalls)),
+  };
 }

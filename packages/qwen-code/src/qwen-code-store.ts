@@ -21,7 +21,7 @@ import {
   unsafeIdError,
 } from "@txcript/core";
 import { qwenCodeCodec } from "./qwen-code-codec.js";
-import { defaultQwenRoot, isQwenSessionId, qwenProjectDirName } from "./qwen-code-paths.js";
+import { defaultQwenRoot, isQwenFileId, qwenProjectDirName } from "./qwen-code-paths.js";
 import { harness, type QwenCodeSession, recordOf } from "./qwen-code-schema.js";
 
 export interface QwenCodeStoreOptions {
@@ -123,7 +123,7 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     const first = session.lines
       .map((line) => recordOf(line.value))
       .find((record) => record !== undefined);
-    if (first === undefined || !isQwenSessionId(first.sessionId))
+    if (first === undefined || !isQwenFileId(first.sessionId))
       throw new TxcriptError(
         "USAGE",
         "the session has no record with a session id Qwen Code can name its file by",
@@ -195,7 +195,7 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
   }
 
   async #find(id: string): Promise<string[]> {
-    if (!isQwenSessionId(id))
+    if (!isQwenFileId(id))
       throw unsafeIdError(id, {
         harness,
         hint: "a Qwen Code session id is a UUID such as 5f5c417b-55ad-47a6-ad93-dce2ab9d96e2",

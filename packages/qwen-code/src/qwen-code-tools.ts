@@ -139,3 +139,14 @@ export function canonicalToQwenTool(tool: Tool): { name: string; args: Json } {
   const { name, input } = toCanonical(tool);
   return { name, args: input };
 }
+
+/** The text a tool call on a user message is written as (docs/formats/qwen-code.md). */
+export function userToolCallText(tool: Tool): string {
+  const { name, input } = toCanonical(tool);
+  return `[tool call ${name}] ${JSON.stringify(input)}`;
+}
+
+/** The text a tool result answering a call on the same user message is written as. */
+export function userToolResultText(content: Json, isError: boolean): string {
+  return `[tool ${isError ? "error" : "result"}] ${typeof content === "string" ? content : JSON.stringify(content)}`;
+}

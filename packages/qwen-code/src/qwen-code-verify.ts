@@ -162,12 +162,18 @@ export function expectedHistory(text: string): {
   outputs: string[];
 } {
   const transcript = qwenCodeCodec.toCommon(qwenCodeCodec.parse(text));
+  // A chat_compression record replaces the history before it with its summary (docs/formats/qwen-code.md).
+  const lone = (message: (typeof transcript.messages)[number]) =>
+    message.content.length === 1 && message.content[0]?.type === "compaction";
+  const last = transcript.messages.findLastIndex(lone);
+  const sent = last < 0 ? transcript.messages : transcript.messages.slice(last);
   const prompts: string[] = [];
   const calls: string[] = [];
   const results: string[] = [];
   const outputs: string[] = [];
-  for (const message of transcript.messages)
+  for (const message of sent)
     for (const block of message.content) {
+      if (block.type === "compaction" && block.summary.trim() !== "") prompts.push(block.summary);
       if (block.type === "text" && message.role === "user" && block.text.trim() !== "")
         prompts.push(block.text);
       if (block.type === "tool_use") calls.push(block.id);
