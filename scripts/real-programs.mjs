@@ -63,6 +63,12 @@ export const realPrograms = {
     bin: "copilot",
     env: "TXCRIPT_COPILOT_BIN",
   },
+  qwen: {
+    package: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    bin: "qwen",
+    env: "TXCRIPT_QWEN_BIN",
+  },
 };
 
 /** The cache directory one program's pinned version installs into. */

@@ -32,6 +32,12 @@ const cases = [
     extra: ["-p", "hi", "--skip-trust"],
     old: ["--resume", "--version"],
   },
+  {
+    program: "qwen",
+    harness: "qwen_code",
+    extra: ["--auth-type", "openai", "hi"],
+    old: ["--resume", "--version"],
+  },
 ];
 
 let root: string;

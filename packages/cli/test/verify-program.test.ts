@@ -126,6 +126,7 @@ const targets = [
   { target: "gemini_cli", program: "gemini", store: "HOME" },
   { target: "opencode", program: "opencode", store: "XDG_DATA_HOME" },
   { target: "copilot_cli", program: "copilot", store: "HOME" },
+  { target: "qwen_code", program: "qwen", store: "HOME" },
 ] as const;
 
 for (const { target, program, store } of targets) {

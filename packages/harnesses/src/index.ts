@@ -10,6 +10,7 @@ import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import { opencodeHarness } from "@txcript/opencode";
 import { piHarness } from "@txcript/pi";
+import { qwenCodeHarness } from "@txcript/qwen-code";
 import { streamJsonHarness } from "@txcript/stream-json";
 
 export const harnessDefinitions: readonly AnyHarness[] = [
@@ -17,6 +18,8 @@ export const harnessDefinitions: readonly AnyHarness[] = [
   ampHarness,
   opencodeHarness,
   copilotCliHarness,
+  // Before Claude Code: a Qwen Code record has uuid, parentUuid, sessionId and type too (with Gemini-style parts).
+  qwenCodeHarness,
   claudeCodeHarness,
   codexHarness,
   piHarness,

@@ -16,6 +16,8 @@ const variables = [
   "PI_CODING_AGENT_DIR",
   "PI_CODING_AGENT_SESSION_DIR",
   "GEMINI_CLI_HOME",
+  "QWEN_HOME",
+  "QWEN_RUNTIME_DIR",
 ] as const;
 
 const value = fc.constantFrom(

@@ -20,7 +20,7 @@ function expandTilde(value: string, home: string): string {
 }
 
 // Each as its store computes it (amp-store.ts, opencode-paths.ts, claude-code-paths.ts,
-// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts).
+// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts, qwen-code-paths.ts).
 function ampRoot(env: Environment): string {
   const explicit = nonEmpty(env.AMP_THREADS_DIR);
   if (explicit !== undefined) return path.resolve(explicit);
@@ -79,11 +79,19 @@ function geminiCliRoot(env: Environment): string {
   return path.resolve(path.join(home, ".gemini"));
 }
 
+function qwenCodeRoot(env: Environment): string {
+  const home = env.HOME || env.USERPROFILE || os.homedir();
+  const configured = nonEmpty(env.QWEN_RUNTIME_DIR) ?? nonEmpty(env.QWEN_HOME);
+  if (configured !== undefined) return path.resolve(expandTilde(configured, home));
+  return path.resolve(path.join(home, ".qwen"));
+}
+
 /** The harnesses of the default registry that keep a store, in registry order. */
 export const storeRootHarnesses = [
   "amp",
   "opencode",
   "copilot_cli",
+  "qwen_code",
   "claude_code",
   "codex",
   "pi",
@@ -98,14 +106,16 @@ const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => 
   codex: codexRoot,
   pi: piRoot,
   gemini_cli: geminiCliRoot,
+  qwen_code: qwenCodeRoot,
 };
 
 // Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts,
-// copilot-cli-store.ts).
+// copilot-cli-store.ts, qwen-code-store.ts).
 const pathsOf: Partial<Record<(typeof storeRootHarnesses)[number], readonly string[]>> = {
   codex: ["sessions/**", "archived_sessions/**", "session_index.jsonl"],
   gemini_cli: ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"],
   copilot_cli: ["session-state/*", "session-state/*/events.jsonl"],
+  qwen_code: ["projects/*/chats/*"],
 };
 
 /** A store's root, and where under it its sessions lie when not everywhere (Store.sessionPaths). */

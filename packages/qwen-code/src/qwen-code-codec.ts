@@ -1,0 +1,45 @@
+// The Qwen Code chat-recording codec: JSONL text ⇄ its lines (lossless) ⇄ the
+// Common model. Every loss is listed in `losses` and stated as code in
+// qwenCodeProject.
+import type { Codec, ParseOptions } from "@txcript/core";
+import { commonToQwenCode, type QwenCodeWriteOptions } from "./common-to-qwen-code.js";
+import { qwenCodeLosses } from "./qwen-code-losses.js";
+import {
+  harness,
+  looksLikeRecord,
+  parseSession,
+  type QwenCodeSession,
+  serializeSession,
+} from "./qwen-code-schema.js";
+import { type QwenCodeReadOptions, qwenCodeToCommon } from "./qwen-code-to-common.js";
+
+export const qwenCodeCodec: Codec<QwenCodeSession, QwenCodeReadOptions, QwenCodeWriteOptions> = {
+  id: harness,
+  displayName: "Qwen Code chat recording",
+  losses: qwenCodeLosses,
+  detect(text) {
+    // The first line is a record with Qwen Code's identity fields and, when it carries a message, Gemini-style parts.
+    const end = text.indexOf("\n");
+    const first = text.slice(
+      0,
+      end === -1 ? Math.min(text.length, 1_048_576) : Math.min(end, 1_048_576),
+    );
+    try {
+      return looksLikeRecord(JSON.parse(first));
+    } catch {
+      return false;
+    }
+  },
+  parse(text, options: ParseOptions = {}) {
+    return parseSession(text, options);
+  },
+  serialize(session) {
+    return serializeSession(session);
+  },
+  toCommon(session, options) {
+    return qwenCodeToCommon(session, options);
+  },
+  fromCommon(transcript, options) {
+    return commonToQwenCode(transcript, options);
+  },
+};

@@ -1,0 +1,37 @@
+// Qwen Code as a harness: its chat recordings, the ~/.qwen/projects store,
+// `qwen --resume=<id>` run in the project directory (resume only looks in
+// that project's chats and refuses a recording whose first record's cwd is
+// another project), and Qwen Code's own offline check of a saved session
+// (qwen-code-verify.ts).
+import type { HarnessDefinition } from "@txcript/core";
+import { commonToQwenCode } from "./common-to-qwen-code.js";
+import { qwenCodeCodec } from "./qwen-code-codec.js";
+import { qwenResumeCommand } from "./qwen-code-paths.js";
+import { qwenCodeProject } from "./qwen-code-project.js";
+import type { QwenCodeSession } from "./qwen-code-schema.js";
+import { QwenCodeStore } from "./qwen-code-store.js";
+import { qwenCodeProgramCheck } from "./qwen-code-verify.js";
+
+export const qwenCodeHarness: HarnessDefinition<QwenCodeSession> = {
+  id: "qwen_code",
+  displayName: "Qwen Code chat recording",
+  aliases: ["qwen", "qwen-code", "qwencode"],
+  codec: qwenCodeCodec,
+  extension: ".jsonl",
+  project: (transcript) => qwenCodeProject(transcript),
+  *serializeChunks(transcript, options) {
+    for (const line of commonToQwenCode(transcript, options).lines) yield `${line.text}\n`;
+  },
+  environment: [
+    [
+      "QWEN_RUNTIME_DIR",
+      "Qwen Code's runtime directory holding projects/ (sessions); default: QWEN_HOME",
+    ],
+    ["QWEN_HOME", "Qwen Code's home directory; default: ~/.qwen"],
+    ["HOME", "the home directory, when neither is set"],
+  ],
+  store: (environment, root) =>
+    new QwenCodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
+  resumeCommand: (id) => qwenResumeCommand(id),
+  programCheck: qwenCodeProgramCheck,
+};

@@ -1,0 +1,92 @@
+// Every representational loss of the Qwen Code codec: the codec's `losses`,
+// what qwenCodeProject states as code, and what docs/formats/qwen-code.md
+// explains. Reading and writing report each occurrence through core's `warn`.
+import type { Loss } from "@txcript/core";
+
+function loss(code: string, kind: Loss["kind"], description: string): Loss {
+  return { code, kind, description };
+}
+
+export const qwenCodeLoss = {
+  // Reading (Qwen Code → Common).
+  branch: loss(
+    "qwen_code.branch",
+    "unsupported",
+    "Records off the active chain (rewound turns, abandoned branches) are left out: the conversation is the parentUuid chain from the last conversation record.",
+  ),
+  systemRecord: loss(
+    "qwen_code.system-record",
+    "bookkeeping",
+    "System records other than chat_compression and custom_title (ui_telemetry, attribution_snapshot, slash_command, file_history_snapshot, …) are not kept.",
+  ),
+  skippedLine: loss(
+    "qwen_code.skipped-line",
+    "other",
+    "A line that is not a record Qwen Code accepts (no uuid, parentUuid, sessionId or known type) is skipped, as Qwen Code skips it.",
+  ),
+  part: loss(
+    "qwen_code.part",
+    "unsupported",
+    "A message part other than text, thought, functionCall, functionResponse and inlineData (fileData, executableCode, …) is not kept.",
+  ),
+  recordFields: loss(
+    "qwen_code.record-fields",
+    "bookkeeping",
+    "Per-record bookkeeping (provenance, toolCallResult display data, goal context) is not kept.",
+  ),
+  // Writing (Common → Qwen Code).
+  sessionId: loss(
+    "qwen_code.session-id",
+    "degraded",
+    "A session id `qwen --resume` does not take (not a lower-case UUID of version 1 to 5) is replaced by a UUID v5 of it.",
+  ),
+  startTime: loss(
+    "qwen_code.start-time",
+    "bookkeeping",
+    "Records carry no session start time apart from the first record's timestamp, so the session starts at its first message.",
+  ),
+  emptySession: loss(
+    "qwen_code.empty-session",
+    "unsupported",
+    "A session with no messages and no title is written as an empty file: its id, start time and cwd are not kept.",
+  ),
+  metaModel: loss(
+    "qwen_code.meta-model",
+    "bookkeeping",
+    "The session-level model is not kept (each assistant record keeps its own).",
+  ),
+  lineage: loss("qwen_code.lineage", "bookkeeping", "The session's lineage is not kept."),
+  subagents: loss(
+    "qwen_code.subagents",
+    "unsupported",
+    "Subagent conversations are not written (Qwen Code keeps its agents' transcripts elsewhere).",
+  ),
+  context: loss(
+    "qwen_code.context",
+    "degraded",
+    "A context message (system prompt, injected instructions) is written as a plain user message.",
+  ),
+  userToolCall: loss(
+    "qwen_code.user-tool-call",
+    "degraded",
+    "A tool call on a user message (a slash command), and its result in the same message, are written as text: Qwen Code sends no call from a user turn.",
+  ),
+  stopReason: loss("qwen_code.stop-reason", "bookkeeping", "Stop reasons are not kept."),
+  usage: loss(
+    "qwen_code.usage",
+    "bookkeeping",
+    "usageMetadata has no cache-creation count and no cost; reasoning tokens above the output count are capped at it.",
+  ),
+  thinking: loss(
+    "qwen_code.thinking",
+    "degraded",
+    "Encrypted reasoning and its provider are not kept (a thought part holds text and a thoughtSignature).",
+  ),
+  compaction: loss(
+    "qwen_code.compaction",
+    "degraded",
+    "A compaction marker keeps only its summary (as the compressed history's one user turn); trigger, token count and the history sent instead are not kept. A marker that is not alone in a user message becomes text.",
+  ),
+} as const satisfies Record<string, Loss>;
+
+export const qwenCodeLosses: readonly Loss[] = Object.values(qwenCodeLoss);

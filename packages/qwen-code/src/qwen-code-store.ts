@@ -1,0 +1,231 @@
+// The Qwen Code session store: `<runtime dir>/projects/<sanitized cwd>/chats/
+// <sessionId>.jsonl` (runtime dir `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`,
+// else ~/.qwen). A session is known by its file name, as Qwen Code finds it
+// (`--resume <id>` opens chats/<id>.jsonl of the current project);
+// discovery reads a bounded head of each file, never a whole session.
+// Writes are atomic and never clobber.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import {
+  type Discovered,
+  deleteSessionFile,
+  ioError,
+  listDirectories,
+  readHead,
+  readTextFile,
+  type SaveOptions,
+  type SkippedFile,
+  type Store,
+  saveSessionFile,
+  TxcriptError,
+  unsafeIdError,
+} from "@txcript/core";
+import { qwenCodeCodec } from "./qwen-code-codec.js";
+import { defaultQwenRoot, isQwenFileId, qwenProjectDirName } from "./qwen-code-paths.js";
+import { harness, type QwenCodeSession, recordOf } from "./qwen-code-schema.js";
+
+export interface QwenCodeStoreOptions {
+  /** The runtime directory holding projects/; defaults to QwenCodeStore.defaultRoot(env). */
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface QwenCodeSaveOptions extends SaveOptions {
+  /** The project directory when the first record records no cwd. */
+  cwd?: string;
+}
+
+const headBytes = 65_536;
+
+function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+interface Head {
+  sessionId?: string;
+  cwd?: string;
+  title?: string;
+}
+
+/** What the head of a recording says: its first record's session and cwd, and the first prompt's text. */
+function readHeadRecords(text: string): Head {
+  const head: Head = {};
+  for (const line of text.split("\n")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
+    const record = recordOf(value as never);
+    if (record === undefined) continue;
+    if (head.sessionId === undefined) {
+      head.sessionId = record.sessionId;
+      const cwd = (value as { cwd?: unknown }).cwd;
+      if (typeof cwd === "string") head.cwd = cwd;
+    }
+    if (head.title === undefined && record.type === "user") {
+      const parts = (value as { message?: { parts?: unknown } }).message?.parts;
+      if (Array.isArray(parts)) {
+        const text = parts
+          .map((part) => (typeof part?.text === "string" ? part.text : ""))
+          .join(" ");
+        if (text.trim() !== "") head.title = oneLine(text);
+      }
+    }
+    if (head.title !== undefined) break;
+  }
+  return head;
+}
+
+export class QwenCodeStore implements Store<QwenCodeSession> {
+  readonly harness = harness;
+  readonly root: string;
+  readonly sessionPaths = ["projects/*/chats/*"];
+
+  static defaultRoot(env: NodeJS.ProcessEnv = process.env): string {
+    return defaultQwenRoot(env);
+  }
+
+  constructor(options: QwenCodeStoreOptions = {}) {
+    this.root = path.resolve(options.root ?? defaultQwenRoot(options.env ?? process.env));
+  }
+
+  async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    for (const file of await this.#files(onSkip)) {
+      try {
+        const stat = await fs.stat(file);
+        const head = readHeadRecords(await readHead(file, headBytes));
+        const id = path.basename(file, ".jsonl");
+        if (head.sessionId === undefined) {
+          onSkip?.({ path: file, reason: "not a Qwen Code recording (no record in its head)" });
+          continue;
+        }
+        const found: Discovered = { harness, id, path: file, updatedAt: stat.mtime.toISOString() };
+        if (head.title !== undefined) found.title = head.title;
+        if (head.cwd !== undefined) found.cwd = head.cwd;
+        yield found;
+      } catch (cause) {
+        onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+      }
+    }
+  }
+
+  async load(id: string): Promise<QwenCodeSession> {
+    const file = await this.locate(id);
+    return qwenCodeCodec.parse(await readTextFile(file, { harness }), { file });
+  }
+
+  /** The file a session is saved to: chats/<its session id>.jsonl in its cwd's project directory. */
+  target(session: QwenCodeSession, cwd?: string): { id: string; path: string } {
+    const first = session.lines
+      .map((line) => recordOf(line.value))
+      .find((record) => record !== undefined);
+    if (first === undefined || !isQwenFileId(first.sessionId))
+      throw new TxcriptError(
+        "USAGE",
+        "the session has no record with a session id Qwen Code can name its file by",
+        {
+          harness,
+          hint: "write it with qwenCodeCodec.fromCommon, which maps any id to a UUID",
+        },
+      );
+    const recorded = first.value.cwd;
+    const directory = typeof recorded === "string" && recorded !== "" ? recorded : cwd;
+    if (directory === undefined || directory === "")
+      throw new TxcriptError("USAGE", "the session records no cwd to place it under", {
+        harness,
+        hint: "set the transcript's meta.cwd, or pass { cwd } to save",
+      });
+    return {
+      id: first.sessionId,
+      path: path.join(
+        this.root,
+        "projects",
+        qwenProjectDirName(directory),
+        "chats",
+        `${first.sessionId}.jsonl`,
+      ),
+    };
+  }
+
+  async save(
+    session: QwenCodeSession,
+    options: QwenCodeSaveOptions = {},
+  ): Promise<{ id: string; path: string }> {
+    const { id, path: file } = this.target(session, options.cwd);
+    if (!options.overwrite) {
+      const elsewhere = (await this.#find(id)).filter((found) => found !== file);
+      if (elsewhere.length > 0)
+        throw new TxcriptError("CONFLICT", `session ${id} already exists`, {
+          harness,
+          location: { file: elsewhere[0] as string },
+          hint: "pass overwrite: true to write a second copy",
+        });
+    }
+    await saveSessionFile(file, qwenCodeCodec.serialize(session), {
+      overwrite: options.overwrite === true,
+      root: this.root,
+      harness,
+    });
+    return { id, path: file };
+  }
+
+  async delete(id: string): Promise<void> {
+    await deleteSessionFile(await this.locate(id), harness);
+  }
+
+  /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
+  async locate(id: string): Promise<string> {
+    const files = await this.#find(id);
+    if (files.length === 0)
+      throw new TxcriptError("NOT_FOUND", `no Qwen Code session ${id}`, {
+        harness,
+        location: { file: this.root },
+      });
+    if (files.length > 1)
+      throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} projects`, {
+        harness,
+        location: { file: files[0] as string },
+        hint: files.join(", "),
+      });
+    return files[0] as string;
+  }
+
+  async #find(id: string): Promise<string[]> {
+    if (!isQwenFileId(id))
+      throw unsafeIdError(id, {
+        harness,
+        hint: "a Qwen Code session id is a UUID such as 5f5c417b-55ad-47a6-ad93-dce2ab9d96e2",
+      });
+    const found: string[] = [];
+    for (const project of await listDirectories(path.join(this.root, "projects"), harness)) {
+      const file = path.join(project, "chats", `${id}.jsonl`);
+      try {
+        if ((await fs.stat(file)).isFile()) found.push(file);
+      } catch {}
+    }
+    return found;
+  }
+
+  async #files(onSkip?: (skipped: SkippedFile) => void): Promise<string[]> {
+    const files: string[] = [];
+    for (const project of await listDirectories(path.join(this.root, "projects"), harness)) {
+      const chats = path.join(project, "chats");
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await fs.readdir(chats, { withFileTypes: true });
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
+        onSkip?.({ path: chats, reason: ioError(cause, chats, "list", harness).message });
+        continue;
+      }
+      for (const entry of entries)
+        if (entry.isFile() && /^[0-9a-fA-F-]{32,36}\.jsonl$/.test(entry.name))
+          files.push(path.join(chats, entry.name));
+    }
+    return files.sort();
+  }
+}
