@@ -272,7 +272,13 @@ async function resumeCommand(
           baseUrl: `${origin}/v1`,
           api: "openai-completions",
           apiKey: "fake",
-          models: [{ id: "fake-1" }],
+          // A window no real session's last turn fills. pi gives a models.json model
+          // 128,000 tokens unless told, and before a prompt compacts when the last
+          // assistant turn's usage is within 16,384 of it (pi-coding-agent 0.73.1,
+          // core/model-registry.js and core/agent-session.js `_checkCompaction`): the
+          // stub then answers the summary request with its canned text, which
+          // replaces the session's own summary and is what the check would measure.
+          models: [{ id: "fake-1", contextWindow: 10_000_000 }],
         },
       },
     };
