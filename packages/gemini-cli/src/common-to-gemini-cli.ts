@@ -20,7 +20,7 @@ import {
 import { geminiCliLoss } from "./gemini-cli-losses.js";
 import { responseFromResult } from "./gemini-cli-parts.js";
 import { geminiCliNamespace, geminiProjectHash, geminiSessionId } from "./gemini-cli-paths.js";
-import { injectedTag } from "./gemini-cli-peek.js";
+import { injectedTag, renderContent } from "./gemini-cli-peek.js";
 import {
   type GeminiCliJsonlSession,
   type GeminiCliLine,
@@ -46,6 +46,13 @@ function line(value: JsonObject): GeminiCliLine {
 /** The error response a call without its result gets (gemini_cli.missing-result). */
 export const missingResultText =
   "[txcript: this tool call has no result in the source session; the call was not answered]";
+
+/**
+ * The part a user record starts with when its text starts with `/` or `?`:
+ * Gemini CLI leaves such a record out of the history it sends on resume
+ * (gemini_cli.command-like), and a zero-width space is no whitespace to its trim.
+ */
+export const commandShield = "\u200b";
 
 /** A result written as text (gemini_cli.orphan-result). */
 function resultText(block: Extract<Message["content"][number], { type: "tool_result" }>): string {
@@ -195,6 +202,16 @@ function messageRecord(
     content: parts(message, names, pending, options, path),
   };
   if (message.role === "user") {
+    const text = renderContent(record.content).trim();
+    if (text.startsWith("/") || text.startsWith("?")) {
+      warn(
+        options,
+        geminiCliLoss.commandLike,
+        "a user text starting with / or ? got a zero-width space part before it",
+        path,
+      );
+      record.content = [{ text: commandShield }, ...(record.content as Json[])];
+    }
     if (message.model !== undefined || message.usage !== undefined)
       warn(
         options,

@@ -141,6 +141,11 @@ export const geminiCliLoss = {
     "degraded",
     "A model turn's tool call that no user turn before the next model turn answers gets an error functionResponse `[txcript: this tool call has no result in the source session; the call was not answered]`, on the last user record after it (or a new one): the Gemini API wants every call of a turn answered.",
   ),
+  commandLike: loss(
+    "gemini_cli.command-like",
+    "degraded",
+    "A user message whose text starts with `/` or `?` (which Gemini CLI takes for a command and leaves out of the history it sends on resume) is written with a text part holding a zero-width space (U+200B) before it, so the model reads it; it reads back with that text block first.",
+  ),
   userMessageFields: loss(
     "gemini_cli.user-message-fields",
     "unsupported",

@@ -288,6 +288,9 @@ function projectMessage(message: Message): Message {
       rendered.startsWith(`<${name}>`),
     );
     if (tag !== undefined) out.context = { kind: "injected", source: tag };
+    // gemini_cli.command-like: a zero-width space text block goes before a `/` or `?` start.
+    if (rendered.startsWith("/") || rendered.startsWith("?"))
+      out.content = [{ type: "text", text: "\u200b" }, ...out.content];
   }
   if (message.role === "assistant") {
     if (message.model !== undefined && message.model !== "") out.model = message.model;
