@@ -54,6 +54,15 @@ export const missingResultText =
  */
 export const commandShield = "\u200b";
 
+/**
+ * Gemini CLI's shell tool. A command of it that ran and failed is an
+ * `{output}` response in Gemini CLI's own records (the failure in its
+ * text); `{error}` is a call that could not run, and 0.61.0's output
+ * masking gives a bulky `{error}` of this tool an empty preview
+ * (gemini_cli.shell-error).
+ */
+const shellToolName = "run_shell_command";
+
 /** A result written as text (gemini_cli.orphan-result). */
 function resultText(block: Extract<Message["content"][number], { type: "tool_result" }>): string {
   const content =
@@ -140,13 +149,24 @@ function parts(
           out.push({ text: resultText(block) });
           break;
         }
-        out.push({
-          functionResponse: {
-            id: block.toolUseId,
-            name: pending.get(block.toolUseId) ?? "",
-            response: responseFromResult(block.content, block.isError),
-          },
-        });
+        {
+          const name = pending.get(block.toolUseId) ?? "";
+          const shellError = block.isError && name === shellToolName;
+          if (shellError)
+            warn(
+              options,
+              geminiCliLoss.shellError,
+              "a failed shell command's result was written as its output",
+              path,
+            );
+          out.push({
+            functionResponse: {
+              id: block.toolUseId,
+              name,
+              response: responseFromResult(block.content, block.isError && !shellError),
+            },
+          });
+        }
         pending.delete(block.toolUseId);
         break;
       case "image":
@@ -318,8 +338,22 @@ export function* geminiCliLinesOf(
       "$.messages",
       pending.size,
     );
+    const shellCalls = [...pending.values()].filter((name) => name === shellToolName).length;
+    if (shellCalls > 0)
+      warn(
+        options,
+        geminiCliLoss.shellError,
+        "a shell call without its result got an output response",
+        "$.messages",
+        shellCalls,
+      );
     const responses: Json[] = [...pending].map(([id, name]) => ({
-      functionResponse: { id, name, response: responseFromResult(missingResultText, true) },
+      functionResponse: {
+        id,
+        name,
+        // A shell call's response is its output, this one too (gemini_cli.shell-error).
+        response: responseFromResult(missingResultText, name !== shellToolName),
+      },
     }));
     pending.clear();
     if (held !== undefined)
