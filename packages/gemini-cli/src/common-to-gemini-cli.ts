@@ -20,7 +20,7 @@ import {
 import { geminiCliLoss } from "./gemini-cli-losses.js";
 import { responseFromResult } from "./gemini-cli-parts.js";
 import { geminiCliNamespace, geminiProjectHash, geminiSessionId } from "./gemini-cli-paths.js";
-import { injectedTag } from "./gemini-cli-peek.js";
+import { injectedTag, renderContent } from "./gemini-cli-peek.js";
 import {
   type GeminiCliJsonlSession,
   type GeminiCliLine,
@@ -46,6 +46,22 @@ function line(value: JsonObject): GeminiCliLine {
 /** The error response a call without its result gets (gemini_cli.missing-result). */
 export const missingResultText =
   "[txcript: this tool call has no result in the source session; the call was not answered]";
+
+/**
+ * The part a user record starts with when its text starts with `/` or `?`:
+ * Gemini CLI leaves such a record out of the history it sends on resume
+ * (gemini_cli.command-like), and a zero-width space is no whitespace to its trim.
+ */
+export const commandShield = "\u200b";
+
+/**
+ * Gemini CLI's shell tool. A command of it that ran and failed is an
+ * `{output}` response in Gemini CLI's own records (the failure in its
+ * text); `{error}` is a call that could not run, and 0.61.0's output
+ * masking gives a bulky `{error}` of this tool an empty preview
+ * (gemini_cli.shell-error).
+ */
+const shellToolName = "run_shell_command";
 
 /** A result written as text (gemini_cli.orphan-result). */
 function resultText(block: Extract<Message["content"][number], { type: "tool_result" }>): string {
@@ -133,13 +149,24 @@ function parts(
           out.push({ text: resultText(block) });
           break;
         }
-        out.push({
-          functionResponse: {
-            id: block.toolUseId,
-            name: pending.get(block.toolUseId) ?? "",
-            response: responseFromResult(block.content, block.isError),
-          },
-        });
+        {
+          const name = pending.get(block.toolUseId) ?? "";
+          const shellError = block.isError && name === shellToolName;
+          if (shellError)
+            warn(
+              options,
+              geminiCliLoss.shellError,
+              "a failed shell command's result was written as its output",
+              path,
+            );
+          out.push({
+            functionResponse: {
+              id: block.toolUseId,
+              name,
+              response: responseFromResult(block.content, block.isError && !shellError),
+            },
+          });
+        }
         pending.delete(block.toolUseId);
         break;
       case "image":
@@ -195,6 +222,16 @@ function messageRecord(
     content: parts(message, names, pending, options, path),
   };
   if (message.role === "user") {
+    const text = renderContent(record.content).trim();
+    if (text.startsWith("/") || text.startsWith("?")) {
+      warn(
+        options,
+        geminiCliLoss.commandLike,
+        "a user text starting with / or ? got a zero-width space part before it",
+        path,
+      );
+      record.content = [{ text: commandShield }, ...(record.content as Json[])];
+    }
     if (message.model !== undefined || message.usage !== undefined)
       warn(
         options,
@@ -301,8 +338,22 @@ export function* geminiCliLinesOf(
       "$.messages",
       pending.size,
     );
+    const shellCalls = [...pending.values()].filter((name) => name === shellToolName).length;
+    if (shellCalls > 0)
+      warn(
+        options,
+        geminiCliLoss.shellError,
+        "a shell call without its result got an output response",
+        "$.messages",
+        shellCalls,
+      );
     const responses: Json[] = [...pending].map(([id, name]) => ({
-      functionResponse: { id, name, response: responseFromResult(missingResultText, true) },
+      functionResponse: {
+        id,
+        name,
+        // A shell call's response is its output, this one too (gemini_cli.shell-error).
+        response: responseFromResult(missingResultText, name !== shellToolName),
+      },
     }));
     pending.clear();
     if (held !== undefined)

@@ -139,7 +139,17 @@ export const geminiCliLoss = {
   missingResult: loss(
     "gemini_cli.missing-result",
     "degraded",
-    "A model turn's tool call that no user turn before the next model turn answers gets an error functionResponse `[txcript: this tool call has no result in the source session; the call was not answered]`, on the last user record after it (or a new one): the Gemini API wants every call of a turn answered.",
+    "A model turn's tool call that no user turn before the next model turn answers gets an error functionResponse `[txcript: this tool call has no result in the source session; the call was not answered]` (an `{output}` one for a shell call: gemini_cli.shell-error), on the last user record after it (or a new one): the Gemini API wants every call of a turn answered.",
+  ),
+  shellError: loss(
+    "gemini_cli.shell-error",
+    "degraded",
+    "A failed shell command's result (an error result of `run_shell_command`, the missing-result answer included) is written as its output `{output}`, as Gemini CLI records a command that ran and failed; it reads back as a result that did not fail. Gemini CLI answers `{error}` for a call that could not run, and masks a bulky one of its shell tool to a bare file path.",
+  ),
+  commandLike: loss(
+    "gemini_cli.command-like",
+    "degraded",
+    "A user message whose text starts with `/` or `?` (which Gemini CLI takes for a command and leaves out of the history it sends on resume) is written with a text part holding a zero-width space (U+200B) before it, so the model reads it; it reads back with that text block first.",
   ),
   userMessageFields: loss(
     "gemini_cli.user-message-fields",

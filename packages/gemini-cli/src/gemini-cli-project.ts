@@ -18,6 +18,7 @@ import {
   uuidV5,
 } from "@txcript/core";
 import { geminiCliNamespace } from "./gemini-cli-paths.js";
+import { canonicalToGeminiTool } from "./gemini-cli-tools.js";
 
 /** Gemini tool name → [canonical name, [[gemini key, canonical key], ...]] (format page, "Tools"). */
 const geminiTools: Record<string, [string, [string, string][]][]> = {
@@ -210,6 +211,8 @@ function summaryText(block: Block): Block {
 function paired(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
   const pending: string[] = [];
+  /** Calls of the shell tool (run_shell_command): no result of one reads back as failed (gemini_cli.shell-error). */
+  const shell = new Set<string>();
   let lastUser = -1;
   let lastAssistant: Message | undefined;
   const answerPending = () => {
@@ -219,7 +222,7 @@ function paired(messages: readonly Message[]): Message[] {
       toolUseId: id,
       content:
         "[txcript: this tool call has no result in the source session; the call was not answered]",
-      isError: true,
+      isError: !shell.has(id),
     }));
     pending.length = 0;
     const held = out[lastUser];
@@ -245,12 +248,17 @@ function paired(messages: readonly Message[]): Message[] {
           text: `[tool call ${name} ${stringifyJson(input, undefined, "gemini_cli")}]`,
         };
       }
-      if (block.type === "tool_use" && !pending.includes(block.id)) pending.push(block.id);
+      if (block.type === "tool_use") {
+        if (!pending.includes(block.id)) pending.push(block.id);
+        // The last call of an id names the tool its result answers.
+        if (canonicalToGeminiTool(block.tool).name === "run_shell_command") shell.add(block.id);
+        else shell.delete(block.id);
+      }
       if (block.type === "tool_result") {
         const at = message.role === "user" ? pending.indexOf(block.toolUseId) : -1;
         if (at >= 0) {
           pending.splice(at, 1);
-          return block;
+          return block.isError && shell.has(block.toolUseId) ? { ...block, isError: false } : block;
         }
         const text =
           typeof block.content === "string"
@@ -288,6 +296,9 @@ function projectMessage(message: Message): Message {
       rendered.startsWith(`<${name}>`),
     );
     if (tag !== undefined) out.context = { kind: "injected", source: tag };
+    // gemini_cli.command-like: a zero-width space text block goes before a `/` or `?` start.
+    if (rendered.startsWith("/") || rendered.startsWith("?"))
+      out.content = [{ type: "text", text: "\u200b" }, ...out.content];
   }
   if (message.role === "assistant") {
     if (message.model !== undefined && message.model !== "") out.model = message.model;

@@ -64,6 +64,29 @@ describe("expectedFrom", () => {
   });
 });
 
+describe("a failed assistant turn", () => {
+  const failed = [
+    text("user", "change it"),
+    { role: "assistant", stopReason: "aborted", content: [{ type: "tool_use", id: "call_x" }] },
+    { role: "assistant", stopReason: "error", content: [{ type: "tool_use", id: "call_y" }] },
+    { role: "assistant", stopReason: "tool_use", content: [{ type: "tool_use", id: "call_z" }] },
+    { role: "user", content: [{ type: "tool_result", toolUseId: "call_z", content: "done" }] },
+  ];
+  it("has its calls meant to be sent into a target that sends failed turns", () => {
+    expect(expectedFrom(failed, undefined).calls.map((call) => call.id)).toEqual([
+      "call_x",
+      "call_y",
+      "call_z",
+    ]);
+  });
+  it("has none into one that drops them (pi), the other calls and results still", () => {
+    const expected = expectedFrom(failed, undefined, false, true);
+    expect(expected.calls.map((call) => call.id)).toEqual(["call_z"]);
+    expect(expected.results.map((result) => result.id)).toEqual(["call_z"]);
+    expect(expected.userTexts.map((item) => item.ordinal)).toEqual([1]);
+  });
+});
+
 describe("compare", () => {
   const expected = expectedFrom(messages, index);
   const note = "[txcript] Parts of this conversation were left out when it was moved here (x).";

@@ -7,7 +7,8 @@
 // request that carries the prompt is checked against the conversation:
 //
 // - every user text, tool call id and tool result of the part meant to be
-//   sent is there. "Meant to be sent" is the whole conversation (read with
+//   sent is there (into pi, a failed turn's calls are not: pi sends no
+//   failed assistant turn, not even of its own sessions). "Meant to be sent" is the whole conversation (read with
 //   `txcript convert --to common`, the source's reader only) minus what the
 //   continued session's archive index (`.txcript/<id>/index.md`, the
 //   documented list) says was left out; a cut tool output or long message is
@@ -41,12 +42,20 @@ export interface Target {
   /** The programs of scripts/real-programs.mjs that resume it (newest first). */
   programs: string[];
   api: ProviderApi;
+  /**
+   * The program sends no failed assistant turn (stop reason `aborted` or
+   * `error`), not even of its own sessions: its calls are not expected.
+   */
+  dropsFailedTurns?: boolean;
 }
 
 export const targets: Target[] = [
   { harness: "claude_code", programs: ["claude"], api: "anthropic" },
   { harness: "codex", programs: ["codex", "codex-legacy"], api: "responses" },
-  { harness: "pi", programs: ["pi"], api: "chat" },
+  // pi-ai 0.73.1 dist/providers/transform-messages.js (`transformMessages`) skips an
+  // assistant message whose stopReason is "error" or "aborted" before any provider
+  // request: pi resuming its own session leaves that turn out (docs/formats/pi.md).
+  { harness: "pi", programs: ["pi"], api: "chat", dropsFailedTurns: true },
   { harness: "gemini_cli", programs: ["gemini"], api: "gemini" },
   { harness: "opencode", programs: ["opencode"], api: "chat" },
 ];
@@ -272,7 +281,13 @@ async function resumeCommand(
           baseUrl: `${origin}/v1`,
           api: "openai-completions",
           apiKey: "fake",
-          models: [{ id: "fake-1" }],
+          // A window no real session's last turn fills. pi gives a models.json model
+          // 128,000 tokens unless told, and before a prompt compacts when the last
+          // assistant turn's usage is within 16,384 of it (pi-coding-agent 0.73.1,
+          // core/model-registry.js and core/agent-session.js `_checkCompaction`): the
+          // stub then answers the summary request with its canned text, which
+          // replaces the session's own summary and is what the check would measure.
+          models: [{ id: "fake-1", contextWindow: 10_000_000 }],
         },
       },
     };
@@ -345,6 +360,7 @@ interface CommonMessage {
   role: string;
   content: CommonBlock[];
   context?: unknown;
+  stopReason?: string;
 }
 
 /** Whitespace collapsed, so a program's own line handling does not matter. */
@@ -402,6 +418,8 @@ export function expectedFrom(
   index: string | undefined,
   /** `--full` was given: nothing is meant to be left out before a compaction, whatever the index says. */
   full = false,
+  /** The target sends no failed assistant turn (Target.dropsFailedTurns): its calls are not meant to be sent. */
+  dropsFailedTurns = false,
 ): Expected {
   const read =
     index === undefined ? { firstKept: 1, cuts: new Map<number, string>() } : readIndex(index);
@@ -421,6 +439,10 @@ export function expectedFrom(
     const cut = cuts.get(ordinal) ?? "";
     if (/whole turn left out|result of a call that was left out/.test(cut)) return;
     const headLength = /head and tail/.test(cut) ? 24 : 60;
+    const failed =
+      dropsFailedTurns &&
+      message.role === "assistant" &&
+      (message.stopReason === "aborted" || message.stopReason === "error");
     for (const block of message.content) {
       if (
         block.type === "compaction" &&
@@ -451,10 +473,12 @@ export function expectedFrom(
       // A call in a user-role message is one the person ran (a slash command):
       // no provider API carries it as a call, so neither it nor its result
       // is required as one (the pairing rules still hold for what is sent).
+      // Nor is a failed turn's call into a target that sends no failed turn.
       if (
         block.type === "tool_use" &&
         typeof block.id === "string" &&
-        message.role === "assistant"
+        message.role === "assistant" &&
+        !failed
       ) {
         expected.calls.push({ ordinal, id: block.id });
         modelCalls.add(block.id);
@@ -627,7 +651,12 @@ export async function checkContinue(
       archive === undefined
         ? undefined
         : await fs.readFile(path.join(archive.path, "index.md"), "utf8").catch(() => "");
-    const expected = expectedFrom(whole.messages, index, extra.includes("--full"));
+    const expected = expectedFrom(
+      whole.messages,
+      index,
+      extra.includes("--full"),
+      target.dropsFailedTurns === true,
+    );
     const stub = await startModelStub({ limit: 40, lifetimeMs: timeoutMs + 10_000 });
     try {
       const resume = await resumeCommand(target.harness, box, session.sessionId, stub.origin);

@@ -3,7 +3,7 @@
 // stub (model-stub.ts) answering each API the way its clients parse.
 import { describe, expect, it } from "vitest";
 import { apiOf, startModelStub } from "./model-stub.js";
-import { sentHistory } from "./sent-history.js";
+import { jsonHeadStrings, sentHistory } from "./sent-history.js";
 
 describe("sentHistory: Anthropic Messages", () => {
   const call = {
@@ -212,5 +212,63 @@ describe("sentHistory: result texts", () => {
       ],
     });
     expect(sent.results).toEqual([{ id: "c1", text: "a\nb" }]);
+  });
+});
+
+describe("sentHistory: a tool output Gemini CLI masked", () => {
+  // Built as Gemini CLI 0.61.0's ToolOutputMaskingService builds one: the
+  // first and last 250 characters of JSON.stringify(response, null, 2).
+  const masked = (response: object) => {
+    const content = JSON.stringify(response, null, 2);
+    const preview =
+      content.length > 500
+        ? `${content.slice(0, 250)}\n... [TRUNCATED] ...\n${content.slice(-250)}`
+        : content;
+    return `<tool_output_masked>\n${preview}\n\nOutput too large. Full output available at: /tmp/x/tool-outputs/out.txt\n</tool_output_masked>`;
+  };
+  const sent = (output: string) =>
+    sentHistory("gemini", {
+      contents: [
+        { role: "model", parts: [{ functionCall: { id: "c1", name: "mcp", args: {} } }] },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "c1", name: "mcp", response: { output } } }],
+        },
+      ],
+    }).results[0]?.text ?? "";
+  // A result whose text is itself serialized JSON, escaped once more in the preview.
+  const original = `${JSON.stringify([{ text: '{\n  "data": {\n    "nextTask": "60.1"' }])}${"x".repeat(900)}`;
+
+  it("is read with its preview's head decoded from its JSON escapes", () => {
+    const text = sent(masked({ output: original }));
+    expect(text.startsWith(original.slice(0, 120))).toBe(true);
+    expect(text).toContain("Output too large. Full output available at:");
+  });
+
+  it("control: the masked text as sent does not hold the head; another output's does not either", () => {
+    expect(masked({ output: original })).not.toContain(original.slice(0, 60));
+    expect(sent(masked({ output: `another output ${"y".repeat(900)}` }))).not.toContain(
+      original.slice(0, 60),
+    );
+  });
+
+  it("a short one, a shell preview and an unmasked output are read as they are", () => {
+    expect(sent(masked({ output: 'short "quoted"' }))).toMatch(
+      /^short "quoted"\n<tool_output_masked>/,
+    );
+    const shell =
+      "<tool_output_masked>\nOutput: a\nb\n\nOutput too large. Full output available at: /f\n</tool_output_masked>";
+    expect(sent(shell)).toBe(`${shell}`);
+    expect(sent("<tool_output_masked> not the form")).toBe("<tool_output_masked> not the form");
+  });
+});
+
+describe("jsonHeadStrings", () => {
+  it("gives the values of a JSON text cut anywhere, decoded, without keys", () => {
+    expect(jsonHeadStrings('{\n  "output": "a\\nb \\"c\\" \\u00e9", "k": "cut he')).toEqual([
+      'a\nb "c" é',
+      "cut he",
+    ]);
+    expect(jsonHeadStrings('{"output": "ends in an escape \\')).toEqual(["ends in an escape "]);
   });
 });

@@ -23,6 +23,14 @@
 //   and the next turn must be a `user` turn with as many `functionResponse`
 //   parts ("the number of function response parts is equal to the number of
 //   function call parts of the function call turn"); ids, when given, match.
+//   Gemini CLI (0.61.0) masks bulky older tool outputs before it sends them
+//   (its ToolOutputMaskingService, on by default, its own sessions too): the
+//   response becomes {output: "<tool_output_masked>\n<preview>\n\nOutput too
+//   large. Full output available at: <file>\n</tool_output_masked>"}, the
+//   preview the first and last 250 characters of the response's
+//   JSON.stringify(response, null, 2) (a shell call's: the head and tail lines
+//   of its output). Such a result's text is read with the preview's head
+//   decoded from its JSON escapes (geminiMaskedText).
 import type { ProviderApi } from "./model-stub.js";
 
 export interface SentCall {
@@ -222,6 +230,67 @@ function chat(body: Json): SentHistory {
   return out;
 }
 
+const maskedOpen = "<tool_output_masked>\n";
+const maskedFile = "\n\nOutput too large. Full output available at: ";
+const truncated = "\n... [TRUNCATED] ...\n";
+
+const escapes: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };
+
+/**
+ * The string values at the start of a JSON text cut anywhere (its keys,
+ * the strings a colon follows, left out), decoded; a string the cut ends
+ * inside is kept up to the cut.
+ */
+export function jsonHeadStrings(text: string): string[] {
+  const values: string[] = [];
+  let index = 0;
+  while (index < text.length) {
+    if (text[index] !== '"') {
+      index += 1;
+      continue;
+    }
+    let value = "";
+    index += 1;
+    for (; index < text.length && text[index] !== '"'; index += 1) {
+      if (text[index] !== "\\") {
+        value += text[index];
+        continue;
+      }
+      const escaped = text[index + 1];
+      if (escaped === undefined) break;
+      if (escaped === "u") {
+        const code = text.slice(index + 2, index + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(code)) break;
+        value += String.fromCharCode(Number.parseInt(code, 16));
+        index += 5;
+      } else {
+        value += escapes[escaped] ?? escaped;
+        index += 1;
+      }
+    }
+    index += 1;
+    if (!/^\s*:/.test(text.slice(index))) values.push(value);
+  }
+  return values;
+}
+
+/**
+ * A masked Gemini CLI tool output as text: its preview's head decoded from
+ * its JSON escapes, then the masked text as sent. Undefined when `output`
+ * is not a masked one.
+ */
+export function geminiMaskedText(output: unknown): string | undefined {
+  if (typeof output !== "string" || !output.startsWith(maskedOpen)) return undefined;
+  const end = output.lastIndexOf(maskedFile);
+  if (end < 0) return undefined;
+  const preview = output.slice(maskedOpen.length, end);
+  const cut = preview.indexOf(truncated);
+  const headText = cut < 0 ? preview : preview.slice(0, cut);
+  // A shell call's preview is its output's lines, not JSON: it is read as it is.
+  const decoded = headText.trimStart().startsWith("{") ? jsonHeadStrings(headText) : [];
+  return [...decoded, output].join("\n");
+}
+
 function gemini(body: Json): SentHistory {
   const out = empty();
   if (body.systemInstruction !== undefined)
@@ -247,7 +316,13 @@ function gemini(body: Json): SentHistory {
           out.problems.push(`functionCall ${call.id || call.name} in a ${role} turn (#${index})`);
       } else if (isObject(part.functionResponse)) {
         const response = part.functionResponse;
-        const result = { id: asString(response.id), text: textOf(response.response) };
+        const masked = isObject(response.response)
+          ? geminiMaskedText(response.response.output)
+          : undefined;
+        const result = {
+          id: asString(response.id),
+          text: masked ?? textOf(response.response),
+        };
         responses.push(result);
         out.results.push(result);
         out.allTexts.push(result.text);

@@ -1,7 +1,8 @@
 // Common → pi session lines, one at a time: a version 3 header, a
 // model_change and a thinking_level_change entry (so pi appends nothing when
 // it opens the file), the lineage as a custom entry, then the messages as
-// entries on one parentId chain with unique 8-hex ids, and the title as a
+// entries on one parentId chain with unique 8-hex ids (in the order pi
+// records them: pi-message-order.ts), and the title as a
 // session_info entry last. Never a file pi would migrate (v1) or discard.
 import {
   type Block,
@@ -34,6 +35,7 @@ import {
   type Writer,
 } from "./common-to-pi-entries.js";
 import { piLoss } from "./pi-losses.js";
+import { PiMessageOrder, piMessageOrder } from "./pi-message-order.js";
 import { piNamespace, piSessionId } from "./pi-paths.js";
 import { currentVersion, harness, type PiLine, type PiSession, writtenLine } from "./pi-schema.js";
 import { lineageType } from "./pi-to-common.js";
@@ -179,14 +181,23 @@ export interface PiPlan {
   readonly windows: readonly { readonly start: number; readonly at: number }[];
 }
 
-/** A PiPlan built a message at a time (a transcript held whole, or a stream's replay). */
+/**
+ * A PiPlan built a message at a time (a transcript held whole, or a
+ * stream's replay), of the messages in the order they are written
+ * (pi-message-order.ts), silently.
+ */
 export class PiPlanner {
   #messages = 0;
   #thinks = false;
   readonly #toolNames = new Map<string, string>();
   readonly #windows: { start: number; at: number }[] = [];
+  readonly #order = new PiMessageOrder();
 
   add(message: Message): void {
+    for (const ordered of this.#order.push(message)) this.#addOrdered(ordered);
+  }
+
+  #addOrdered(message: Message): void {
     const at = this.#messages;
     this.#messages += 1;
     for (const block of message.content) {
@@ -200,6 +211,7 @@ export class PiPlanner {
   }
 
   plan(subagents: number): PiPlan {
+    for (const ordered of this.#order.end()) this.#addOrdered(ordered);
     return {
       messages: this.#messages,
       subagents,
@@ -359,7 +371,7 @@ export function* piLinesOf(
     writer.parent = id;
   }
   let last: Message | undefined;
-  for (const message of messages) {
+  for (const message of piMessageOrder(messages, options)) {
     writer.index += 1;
     writer.message = message;
     if (message.role === "user") yield* userEntries(writer, message);

@@ -164,6 +164,11 @@ export const piLoss = {
     "other",
     "Messages are regrouped the way pi stores them: each tool result is its own entry (consecutive results read back as one message), and a user message mixing text with results or compactions is split.",
   ),
+  messageOrder: loss(
+    "pi.message-order",
+    "other",
+    "A user or context message between an assistant's tool calls and their results is written after those results, where pi puts a message typed while tools run (pi sends a user message between them as an interruption, and the results without their calls).",
+  ),
   jsonToolOutput: loss(
     "pi.json-tool-output",
     "degraded",

@@ -298,9 +298,49 @@ function historyKept(
   return !joins[start] && jsonEqual(history, messages.slice(start, at)) ? start : undefined;
 }
 
+// pi.message-order: a user message that answers none of the open calls of
+// the last assistant message (and holds no compaction) waits until the last
+// of them is answered, then follows that answer; an assistant message, a
+// compaction or the end lets the waiting ones go where they stand.
+function inPiOrder(messages: readonly Message[]): Message[] {
+  const out: Message[] = [];
+  let open = new Set<string>();
+  let waiting: Message[] = [];
+  const letGo = () => {
+    out.push(...waiting);
+    waiting = [];
+    open = new Set();
+  };
+  for (const message of messages) {
+    const results = message.content.flatMap((block) =>
+      block.type === "tool_result" ? [block.toolUseId] : [],
+    );
+    if (message.role === "assistant") {
+      letGo();
+      out.push(message);
+      for (const block of message.content) if (block.type === "tool_use") open.add(block.id);
+      for (const id of results) open.delete(id);
+      continue;
+    }
+    const answers = results.some((id) => open.has(id));
+    if (open.size > 0 && !answers) {
+      if (message.content.some((block) => block.type === "compaction")) letGo();
+      else {
+        waiting.push(message);
+        continue;
+      }
+    }
+    out.push(message);
+    for (const id of results) open.delete(id);
+    if (open.size === 0) letGo();
+  }
+  letGo();
+  return out;
+}
+
 /** The transcript a pi session written by fromCommon reads back as (pi.subagents: none). */
 export function piProject(transcript: Transcript): Transcript {
-  const source = transcript.messages;
+  const source = inPiOrder(transcript.messages);
   const messages: Message[] = [];
   /** Where each source message's first piece lands among the read-back messages (undefined: it has none). */
   const landing: (number | undefined)[] = [];
