@@ -140,3 +140,41 @@ describe("the compatibility probe (test-support/probe.ts)", () => {
     });
   });
 });
+
+describe("markdownProblem (the probe's check of `amp threads markdown`)", () => {
+  const at = "2026-01-01T00:00:00.000Z";
+  const transcript = {
+    meta: { id: "T-1", timestamp: at },
+    messages: [
+      {
+        role: "user" as const,
+        timestamp: at,
+        content: [{ type: "text" as const, text: "intro\n\n# Tone and style\n* be brief" }],
+      },
+    ],
+  };
+  const shown = (body: string) => ({ code: 0, stdout: `threadId: T-1\n\n${body}`, stderr: "" });
+
+  it("finds a text whose headings amp moved one level down", () => {
+    expect(
+      markdownProblem(
+        shown("## User\n\nintro\n\n## Tone and style\n* be brief\n"),
+        "T-1",
+        transcript,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("fails when the text is not shown, or shown with other words (the controls)", () => {
+    expect(markdownProblem(shown("## User\n\nintro\n"), "T-1", transcript)).toMatch(
+      /^missing user text/,
+    );
+    expect(
+      markdownProblem(
+        shown("## User\n\nintro\n\n## Tone and manner\n* be brief\n"),
+        "T-1",
+        transcript,
+      ),
+    ).toMatch(/^missing user text/);
+  });
+});

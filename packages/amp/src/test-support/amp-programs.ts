@@ -77,11 +77,26 @@ export function markdownProblem(
   if (result.code !== 0)
     return `exit ${result.code}: ${(result.stderr || result.stdout).slice(0, 300)}`;
   if (!result.stdout.includes(`threadId: ${id}`)) return "no thread header";
+  const shown = headingsFlat(result.stdout);
   for (const message of transcript.messages)
     for (const block of message.content)
-      if (block.type === "text" && block.text.trim() !== "" && !result.stdout.includes(block.text))
+      if (
+        block.type === "text" &&
+        block.text.trim() !== "" &&
+        !shown.includes(headingsFlat(block.text))
+      )
         return `missing ${message.role} text ${JSON.stringify(block.text.slice(0, 60))}`;
   return undefined;
+}
+
+/**
+ * `amp threads markdown` nests each message under a heading of its own and
+ * moves the message's own headings one level down (`# Tone` is shown as
+ * `## Tone`; seen on the Copilot CLI system prompt): a text is compared with
+ * every heading marker at a line start made one `#`.
+ */
+function headingsFlat(text: string): string {
+  return text.replace(/^#{1,6} /gm, "# ");
 }
 
 /** The token totals ccusage-amp reports per thread, for a transcript's assistant usage. */
