@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { harnessDefinitions } from "@txcript/harnesses";
-import { type Cell, probes, sources, versionOf } from "../src/compatibility.js";
+import { type Cell, probes, runCell, sources, versionOf } from "../src/compatibility.js";
 import { repoRoot } from "../src/workspace.js";
 
 const page = path.join(repoRoot, "docs/compatibility.md");
@@ -33,18 +33,7 @@ for (const { target, probe } of await probes()) {
         ? wantedSources.has(source) && wantedTargets.has(target)
         : wantedSources.has(source) || wantedTargets.has(target);
       if (!wanted) continue;
-      const cell: Cell = { target, source, program, version, passed: 0, total: 0, failures: [] };
-      for (const input of inputs.filter((item) => item.source === source)) {
-        const result = await probe
-          .run(input.transcript, program, input.source)
-          .catch((error: unknown) => ({
-            ok: false,
-            detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
-          }));
-        cell.total += 1;
-        if (result.ok) cell.passed += 1;
-        else cell.failures.push(`${input.name}: ${result.detail}`);
-      }
+      const cell = await runCell(target, probe, program, source, inputs);
       console.log(`${target} × ${version} from ${source}: ${cell.passed}/${cell.total}`);
       cells.push(cell);
     }

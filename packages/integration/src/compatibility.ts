@@ -112,35 +112,45 @@ export async function runMatrix(options: {
         skipped.push(`${target} × ${versionOf(program, probe)}: ${programSkipReason(program)}`);
         continue;
       }
-      const bySource = new Map<string, Cell>();
-      for (const input of inputs) {
-        const cell = bySource.get(input.source) ?? {
-          target,
-          source: input.source,
-          program,
-          version: versionOf(program, probe),
-          passed: 0,
-          total: 0,
-          failures: [],
-        };
-        bySource.set(input.source, cell);
-        const result = await probe
-          .run(input.transcript, program, input.source)
-          .catch((error: unknown) => ({
-            ok: false,
-            detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
-          }));
-        cell.total += 1;
-        if (result.ok) cell.passed += 1;
-        else cell.failures.push(`${input.name}: ${result.detail}`);
-      }
-      for (const cell of bySource.values()) {
+      for (const source of new Set(inputs.map((input) => input.source))) {
+        const cell = await runCell(target, probe, program, source, inputs);
         cells.push(cell);
         options.onCell?.(cell);
       }
     }
   }
   return { cells, skipped, checks };
+}
+
+/** One cell: every input of `source` written for `target` and checked with `program`. */
+export async function runCell(
+  target: string,
+  probe: Probe,
+  program: string,
+  source: string,
+  inputs: ReturnType<typeof sources>,
+): Promise<Cell> {
+  const cell: Cell = {
+    target,
+    source,
+    program,
+    version: versionOf(program, probe),
+    passed: 0,
+    total: 0,
+    failures: [],
+  };
+  for (const input of inputs.filter((item) => item.source === source)) {
+    const result = await probe
+      .run(input.transcript, program, input.source)
+      .catch((error: unknown) => ({
+        ok: false,
+        detail: `the probe threw: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+    cell.total += 1;
+    if (result.ok) cell.passed += 1;
+    else cell.failures.push(`${input.name}: ${result.detail}`);
+  }
+  return cell;
 }
 
 /** docs/compatibility.md from a full run. */
