@@ -6,14 +6,18 @@
 // the loss it states.
 import {
   type Block,
+  fromCanonical,
+  isJsonObject,
+  type Json,
   type Message,
   type Meta,
   stringifyJson,
   type Tool,
   type Transcript,
+  type TypedToolName,
+  typedToolNames,
 } from "@txcript/core";
 import { copilotCliVersion, copilotSessionId } from "./copilot-cli-paths.js";
-import { copilotToolToCanonical } from "./copilot-cli-tools.js";
 
 // copilot_cli.compaction-fields: the triggers of CompactionTrigger in 1.0.102.
 const knownTriggers = new Set([
@@ -24,11 +28,80 @@ const knownTriggers = new Set([
   "model_switch",
 ]);
 
+// The format page's "Tool dialect" table, written here from the page (not
+// imported from the reader): Copilot CLI name → canonical name and
+// [Copilot argument, canonical argument] pairs.
+const dialect: Record<string, [TypedToolName, [string, string][]]> = {
+  bash: [
+    "Bash",
+    [
+      ["command", "command"],
+      ["description", "description"],
+    ],
+  ],
+  view: ["Read", [["path", "file_path"]]],
+  create: [
+    "Write",
+    [
+      ["path", "file_path"],
+      ["file_text", "content"],
+    ],
+  ],
+  edit: [
+    "Edit",
+    [
+      ["path", "file_path"],
+      ["old_str", "old_string"],
+      ["new_str", "new_string"],
+    ],
+  ],
+  grep: [
+    "Grep",
+    [
+      "pattern",
+      "glob",
+      "type",
+      "output_mode",
+      "-i",
+      "-n",
+      "-A",
+      "-B",
+      "-C",
+      "head_limit",
+      "multiline",
+    ].map((key): [string, string] => [key, key]),
+  ],
+  glob: ["Glob", [["pattern", "pattern"]]],
+  task: [
+    "Task",
+    [
+      ["description", "description"],
+      ["prompt", "prompt"],
+      ["agent_type", "subagent_type"],
+    ],
+  ],
+};
+
 // A call is written under its Copilot CLI name when it has one, else its
-// canonical name, and read back through the dialect table: a Raw call named
-// after a built-in whose arguments fit reads back typed.
+// canonical name, and read back through the dialect: a Raw call named after
+// a canonical tool, or after a built-in whose arguments are all renamed and
+// fit the canonical schema, reads back typed.
 function projectTool(tool: Tool): Tool {
-  return tool.name === "Raw" ? copilotToolToCanonical(tool.toolName, tool.input) : tool;
+  if (tool.name !== "Raw") return tool;
+  const { toolName, input } = tool;
+  if ((typedToolNames as readonly string[]).includes(toolName))
+    return fromCanonical(toolName, input);
+  const entry = Object.hasOwn(dialect, toolName) ? dialect[toolName] : undefined;
+  if (entry === undefined || !isJsonObject(input)) return tool;
+  const [canonical, pairs] = entry;
+  const renamed: [string, Json][] = [];
+  for (const key of Object.keys(input)) {
+    const pair = pairs.find(([copilot]) => copilot === key);
+    if (pair === undefined) return tool;
+    renamed.push([pair[1], input[key] as Json]);
+  }
+  const typed = fromCanonical(canonical, Object.fromEntries(renamed));
+  return typed.name === "Raw" ? tool : typed;
 }
 
 // copilot_cli.empty-text, copilot_cli.text-joined.
