@@ -31,13 +31,8 @@ describe.skipIf(skip !== undefined)("the Gemini CLI probe", () => {
     const result = await probe.run(
       {
         meta: { id: "probe-control", timestamp: "2026-01-01T00:00:00.000Z" },
-        messages: [
-          {
-            role: "user",
-            content: [{ type: "text", text: "/help" }],
-            timestamp: "2026-01-01T00:00:00.000Z",
-          },
-        ],
+        // No message at all (the writer no longer writes a /command Gemini CLI would skip).
+        messages: [],
       },
       "gemini",
     );

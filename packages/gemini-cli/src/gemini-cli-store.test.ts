@@ -6,7 +6,6 @@ import type { Discovered, SkippedFile, Transcript } from "@txcript/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
 import { geminiProjectHash } from "./gemini-cli-paths.js";
-import type { GeminiCliJsonlSession } from "./gemini-cli-schema.js";
 import { GeminiCliStore } from "./gemini-cli-store.js";
 
 const fixtureStore = path.resolve(
@@ -158,12 +157,24 @@ describe("GeminiCliStore.save", () => {
       },
     );
     await expect(store.save(stale, { now })).rejects.toMatchObject({ code: "REFUSED" });
-    const commandOnly = written(transcript("ffffffff-1111-4222-8333-444455556666", "/r", "/help"));
-    const withoutReply = {
-      ...(commandOnly as GeminiCliJsonlSession),
-      lines: (commandOnly as GeminiCliJsonlSession).lines.slice(0, 2),
-    };
-    await expect(store.save(withoutReply, { now })).rejects.toMatchObject({ code: "REFUSED" });
+    // A recording whose only record is a /command (Gemini CLI skips it, so its cleanup
+    // deletes the file). The writer never makes one (gemini_cli.command-like): by hand.
+    const [header, prompt] = geminiCliCodec
+      .serialize(written(transcript("ffffffff-1111-4222-8333-444455556666", "/r", "/help")))
+      .split("\n");
+    const record = JSON.parse(prompt as string);
+    expect(record.type).toBe("user");
+    const commandOnly = geminiCliCodec.parse(
+      `${header}\n${JSON.stringify({ ...record, content: [{ text: "/help" }] })}\n`,
+    );
+    await expect(store.save(commandOnly, { now })).rejects.toMatchObject({ code: "REFUSED" });
+    // The control: the same record with a prompt Gemini CLI sends is saved.
+    const prompted = geminiCliCodec.parse(
+      `${header}\n${JSON.stringify({ ...record, content: [{ text: "help me" }] })}\n`,
+    );
+    await expect(store.save(prompted, { now })).resolves.toMatchObject({
+      id: "ffffffff-1111-4222-8333-444455556666",
+    });
   });
   it("will not write a second copy of a session unless asked, and saves subagents beside it", async () => {
     const store = new GeminiCliStore({ root: path.join(root, ".gemini") });
