@@ -120,10 +120,15 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
     for (const { id, file } of await this.#logs()) {
       let stat: import("node:fs").Stats;
       try {
-        stat = await fs.stat(file);
+        // lstat: a FIFO would hang the head read, and a link may point outside the store.
+        stat = await fs.lstat(file);
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
         onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+        continue;
+      }
+      if (!stat.isFile()) {
+        onSkip?.({ path: file, reason: "not a regular file" });
         continue;
       }
       try {
@@ -158,11 +163,13 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
       path.join(this.#sessions, `${id}.jsonl`),
     ]) {
       try {
-        if ((await fs.stat(file)).isFile()) return file;
+        // Only a regular file: never a link out of the store or a FIFO.
+        if ((await fs.lstat(file)).isFile()) return file;
       } catch {}
     }
     throw new TxcriptError("NOT_FOUND", `no Copilot CLI session ${id} in ${this.#sessions}`, {
       harness,
+      location: { file: path.join(this.#sessions, id, "events.jsonl") },
       hint: "`txcript list --harness copilot_cli` lists the sessions there",
     });
   }

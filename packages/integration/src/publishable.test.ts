@@ -5,7 +5,7 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the thirteen the project ships", () => {
+  it("includes the fourteen the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
@@ -17,6 +17,7 @@ describe("every published package", () => {
       "@txcript/html",
       "@txcript/opencode",
       "@txcript/pi",
+      "@txcript/qwen-code",
       "@txcript/redact",
       "@txcript/search",
       "@txcript/stream-json",

@@ -12,6 +12,7 @@ import {
   type Json,
   type JsonObject,
   type Message,
+  stringifyJson,
   type Transcript,
   toolName,
   type Usage,
@@ -259,7 +260,7 @@ export function commonToQwenCode(
     if (message.usage !== undefined)
       record.usageMetadata = usageMetadata(message.usage, options, `${where}.usage`);
     parent = record.uuid as string;
-    lines.push(JSON.stringify(record));
+    lines.push(stringifyJson(record, undefined, harness));
   });
   if (meta.title !== undefined) {
     const record = base(
@@ -270,7 +271,7 @@ export function commonToQwenCode(
     );
     record.subtype = "custom_title";
     record.systemPayload = { customTitle: meta.title, titleSource: "manual" };
-    lines.push(JSON.stringify(record));
+    lines.push(stringifyJson(record, undefined, harness));
   }
   return {
     lines: lines.map((text) => writtenJsonLine(text, harness)),

@@ -24,6 +24,11 @@ export const qwenCodeLoss = {
     "other",
     "A line that is not a record Qwen Code accepts (no uuid, parentUuid, sessionId or known type) is skipped, as Qwen Code skips it.",
   ),
+  noRecords: loss(
+    "qwen_code.no-records",
+    "other",
+    "A text with no record Qwen Code accepts (an empty file among them) reads as an empty session: `qwen --resume` finds no session in it.",
+  ),
   part: loss(
     "qwen_code.part",
     "unsupported",

@@ -97,9 +97,14 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     for (const file of await this.#files(onSkip)) {
       try {
         const stat = await fs.stat(file);
-        const head = readHeadRecords(await readHead(file, headBytes));
+        const text = await readHead(file, headBytes);
+        const head = readHeadRecords(text);
         const id = path.basename(file, ".jsonl");
-        if (head.sessionId === undefined) {
+        // A first record longer than the head (a long pasted prompt) cannot be parsed from
+        // it: the file, named by its session id, is listed without its title and cwd.
+        const cutFirstLine =
+          text.startsWith("{") && !text.includes("\n") && text.length >= headBytes / 2;
+        if (head.sessionId === undefined && !cutFirstLine) {
           onSkip?.({ path: file, reason: "not a Qwen Code recording (no record in its head)" });
           continue;
         }
@@ -204,7 +209,8 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     for (const project of await listDirectories(path.join(this.root, "projects"), harness)) {
       const file = path.join(project, "chats", `${id}.jsonl`);
       try {
-        if ((await fs.stat(file)).isFile()) found.push(file);
+        // lstat: a link out of the store, or a FIFO, is not a session.
+        if ((await fs.lstat(file)).isFile()) found.push(file);
       } catch {}
     }
     return found;

@@ -102,10 +102,11 @@ function usageOf(metadata: JsonObject | undefined): Usage | undefined {
   const cached = numberAt(metadata, "cachedContentTokenCount") ?? 0;
   const candidates = numberAt(metadata, "candidatesTokenCount") ?? 0;
   const thoughts = numberAt(metadata, "thoughtsTokenCount") ?? 0;
-  const whole = (value: number) => (Number.isInteger(value) && value > 0 ? value : 0);
+  // Common's counts are safe integers: a count past 2^53 − 1 (never a real one) reads as 0.
+  const whole = (value: number) => (Number.isSafeInteger(value) && value > 0 ? value : 0);
   const usage: Usage = {
     inputTokens: whole(prompt - cached),
-    outputTokens: whole(candidates) + whole(thoughts),
+    outputTokens: whole(whole(candidates) + whole(thoughts)),
     cacheReadInputTokens: whole(cached),
     cacheCreationInputTokens: 0,
   };
@@ -222,7 +223,10 @@ export function qwenCodeToCommon(
       skipped,
     );
   const first = records[0];
-  if (first === undefined) return { meta: { ...emptySessionMeta }, messages: [] };
+  if (first === undefined) {
+    warn(options, qwenCodeLoss.noRecords, "the text holds no Qwen Code record: nothing to read");
+    return { meta: { ...emptySessionMeta }, messages: [] };
+  }
 
   const meta: Transcript["meta"] = {
     id: first.sessionId,

@@ -9,6 +9,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  stringifyJson,
   type Tool,
   type TypedToolName,
   toCanonical,
@@ -143,10 +144,10 @@ export function canonicalToQwenTool(tool: Tool): { name: string; args: Json } {
 /** The text a tool call on a user message is written as (docs/formats/qwen-code.md). */
 export function userToolCallText(tool: Tool): string {
   const { name, input } = toCanonical(tool);
-  return `[tool call ${name}] ${JSON.stringify(input)}`;
+  return `[tool call ${name}] ${stringifyJson(input, undefined, "qwen_code")}`;
 }
 
 /** The text a tool result answering a call on the same user message is written as. */
 export function userToolResultText(content: Json, isError: boolean): string {
-  return `[tool ${isError ? "error" : "result"}] ${typeof content === "string" ? content : JSON.stringify(content)}`;
+  return `[tool ${isError ? "error" : "result"}] ${typeof content === "string" ? content : stringifyJson(content, undefined, "qwen_code")}`;
 }
