@@ -22,7 +22,7 @@ import {
   unsafeIdError,
 } from "@txcript/core";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
-import { readRecording, subagentRecordings } from "./gemini-cli-load.js";
+import { readRecording, reportMissingSubagents, subagentRecordings } from "./gemini-cli-load.js";
 import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
 import { hasResumableContent, type Peek, peekRecording } from "./gemini-cli-peek.js";
 import { projectRootOf, readProjects, registerGeminiProject } from "./gemini-cli-projects.js";
@@ -111,6 +111,7 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
     const session = await readRecording(file, context);
     const projectRoot = await this.projectRootOf(file, context);
     const subagents = await subagentRecordings(file, session, context);
+    reportMissingSubagents(session, subagents, file, context);
     return {
       ...session,
       ...(subagents.length === 0 ? {} : { subagents }),
