@@ -158,6 +158,28 @@ interface Walk {
   missing: string[];
   mismatches: Set<string>;
   visits: number;
+  /** Each blob read once: a shared subtree is walked again from here, not from the database. */
+  seen: Map<string, { message: JsonObject } | { children: string[] } | undefined>;
+}
+
+function readNode(read: (id: string) => Blob | undefined, file: string, id: string, walk: Walk) {
+  if (walk.seen.has(id)) return walk.seen.get(id);
+  const blob = read(id);
+  let entry: { message: JsonObject } | { children: string[] } | undefined;
+  if (blob !== undefined) {
+    if (createHash("sha256").update(blob.data).digest("hex") !== id) walk.mismatches.add(id);
+    if (firstByte(blob.data) === 0x7b) {
+      const message = parseJson(blob.data.toString("utf8"), {
+        harness,
+        file: `${file} (blob ${id})`,
+      });
+      if (!isJsonObject(message))
+        throw documentError(`blob ${id} of ${file} is JSON but not an object`, file);
+      entry = { message };
+    } else entry = { children: childIds(decodeWire(blob.data, `blob ${id}`)) };
+  }
+  walk.seen.set(id, entry);
+  return entry;
 }
 
 function walkNode(
@@ -193,23 +215,10 @@ function walkNode(
         file,
         "a content-addressed tree cannot refer back to itself; the store is damaged",
       );
-    const blob = read(id);
-    if (blob === undefined) {
-      walk.missing.push(id);
-      continue;
-    }
-    if (createHash("sha256").update(blob.data).digest("hex") !== id) walk.mismatches.add(id);
-    if (firstByte(blob.data) === 0x7b) {
-      const message = parseJson(blob.data.toString("utf8"), {
-        harness,
-        file: `${file} (blob ${id})`,
-      });
-      if (!isJsonObject(message))
-        throw documentError(`blob ${id} of ${file} is JSON but not an object`, file);
-      walk.messages.push({ blobId: id, message });
-    } else {
-      walkNode(read, file, childIds(decodeWire(blob.data, `blob ${id}`)), [...path, id], walk);
-    }
+    const entry = readNode(read, file, id, walk);
+    if (entry === undefined) walk.missing.push(id);
+    else if ("message" in entry) walk.messages.push({ blobId: id, message: entry.message });
+    else walkNode(read, file, entry.children, [...path, id], walk);
   }
 }
 
@@ -304,7 +313,13 @@ export async function readCursorCliDatabase(
     if (rootBlobId === "") return chat;
     const read = blobReader(database, file);
     const { root, fields } = rootFields(read, file, rootBlobId);
-    const walk: Walk = { messages: [], missing: [], mismatches: new Set(), visits: 0 };
+    const walk: Walk = {
+      messages: [],
+      missing: [],
+      mismatches: new Set(),
+      visits: 0,
+      seen: new Map(),
+    };
     if (createHash("sha256").update(root.data).digest("hex") !== rootBlobId)
       walk.mismatches.add(rootBlobId);
     walkNode(read, file, childIds(fields), [rootBlobId], walk);

@@ -1,7 +1,8 @@
 // One road from a file to a Cursor CLI chat: a SQLite file (a chat's
 // store.db, found by its header) is read as a store, its directory's name as
 // the chat id; any other file is txcript's chat document, parsed.
-import { open } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
 import * as path from "node:path";
 import { ioError, type LoadContext, loadText, TxcriptError } from "@txcript/core";
 import { readCursorCliDatabase } from "./cursor-cli-database.js";
@@ -14,13 +15,13 @@ const sqliteHeader = Buffer.from("SQLite format 3\0", "latin1");
 export async function isSqliteFile(file: string): Promise<boolean> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(file, "r");
-    const stat = await handle.stat();
-    if (!stat.isFile())
+    // lstat first: opening a FIFO would wait for a writer, and a link is not followed.
+    if (!(await lstat(file)).isFile())
       throw new TxcriptError("UNSAFE_PATH", `${file} is not a regular file`, {
         harness,
         location: { file },
       });
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     const head = Buffer.alloc(sqliteHeader.length);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     return bytesRead === head.length && head.equals(sqliteHeader);

@@ -106,6 +106,16 @@ interface Context {
   callNames: Map<string, string>;
 }
 
+/** The value of the first of `keys` the part has (JSON null included). */
+function firstOwn(part: JsonObject, ...keys: string[]): Json | undefined {
+  for (const key of keys) if (Object.hasOwn(part, key)) return part[key];
+  return undefined;
+}
+
+function orDefault(value: Json | undefined, fallback: Json): Json {
+  return value === undefined ? fallback : value;
+}
+
 function callId(part: JsonObject, context: Context, where: string): string {
   const id = ownValue(part, "toolCallId");
   if (typeof id === "string" && id !== "") return id;
@@ -155,7 +165,7 @@ function partBlocks(part: Json, context: Context, where: string): Block[] {
         {
           type: "tool_use",
           id,
-          tool: fromCanonical(toolName, ownValue(part, "args") ?? ownValue(part, "input") ?? {}),
+          tool: fromCanonical(toolName, orDefault(firstOwn(part, "args", "input"), {})),
         },
       ];
     }
@@ -173,7 +183,7 @@ function partBlocks(part: Json, context: Context, where: string): Block[] {
         {
           type: "tool_result",
           toolUseId: id,
-          content: ownValue(part, "result") ?? ownValue(part, "output") ?? "",
+          content: orDefault(firstOwn(part, "result", "output"), ""),
           isError: ownValue(part, "isError") === true,
         },
       ];
