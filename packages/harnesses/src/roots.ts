@@ -20,7 +20,8 @@ function expandTilde(value: string, home: string): string {
 }
 
 // Each as its store computes it (amp-store.ts, opencode-paths.ts, claude-code-paths.ts,
-// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts, qwen-code-paths.ts).
+// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts, qwen-code-paths.ts,
+// cursor-cli-paths.ts).
 function ampRoot(env: Environment): string {
   const explicit = nonEmpty(env.AMP_THREADS_DIR);
   if (explicit !== undefined) return path.resolve(explicit);
@@ -86,8 +87,15 @@ function qwenCodeRoot(env: Environment): string {
   return path.resolve(path.join(home, ".qwen"));
 }
 
+function cursorCliRoot(env: Environment): string {
+  const configured = env.CURSOR_CONFIG_DIR;
+  if (configured) return path.join(path.resolve(configured), "chats");
+  return path.join(path.resolve(path.join(env.HOME || os.homedir(), ".cursor")), "chats");
+}
+
 /** The harnesses of the default registry that keep a store, in registry order. */
 export const storeRootHarnesses = [
+  "cursor_cli",
   "amp",
   "opencode",
   "copilot_cli",
@@ -99,6 +107,7 @@ export const storeRootHarnesses = [
 ] as const;
 
 const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => string> = {
+  cursor_cli: cursorCliRoot,
   amp: ampRoot,
   opencode: opencodeRoot,
   copilot_cli: copilotCliRoot,
