@@ -92,6 +92,13 @@ describe("reading: every dropped field is a named loss, and a chat without it na
       expect(codes).toContain(code);
       expect(control).not.toContain(code);
     });
+  it("a role that is a deeply nested list is named, not stringified whole", () => {
+    let deep: unknown = [];
+    for (let index = 0; index < 100_000; index += 1) deep = [deep];
+    expect(readCodes(chat((d) => Object.assign(message(0, d), { role: deep })))).toContain(
+      "cursor_cli.role",
+    );
+  });
   it("a tool result naming another tool than its call names that, and not when the names agree", () => {
     expect(
       readCodes(chat((d) => Object.assign(parts(2, d)[0] as JsonObject, { toolName: "Read" }))),

@@ -259,7 +259,7 @@ export function cursorCliToCommon(chat: CursorCliChat, options?: ConversionOptio
     else
       tally.add(
         cursorCliLoss("cursor_cli.role"),
-        `a message of role ${JSON.stringify(role)} was dropped`,
+        `a message of role ${typeof role === "string" ? JSON.stringify(role.slice(0, 40)) : `(${role === null ? "null" : Array.isArray(role) ? "a list" : typeof role})`} was dropped`,
         1,
         `${where}.role`,
       );
