@@ -52,6 +52,8 @@ describe("fixtures/cursor-cli", () => {
       expect(byFile).toEqual(loaded);
       expect(cursorCliCodec.detect(documentText)).toBe(true);
       expect(cursorCliCodec.serialize(cursorCliCodec.parse(documentText))).toBe(documentText);
+      // The fixture stores are in rollback-journal mode: reading them leaves nothing beside them.
+      expect(readdirSync(path.dirname(await store.locate(id)))).toEqual(["store.db"]);
       const transcript = cursorCliCodec.toCommon(loaded);
       expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(
         readFileSync(path.join(directory, `${id}.common.json`), "utf8"),

@@ -94,7 +94,7 @@ describe("CursorCliStore: read-only", () => {
     expect((await failure(store.delete("x"))).code).toBe("REFUSED");
   });
 
-  it("reads rows still only in the -wal file and changes no byte of the store", async () => {
+  it("reads rows still only in the -wal file and changes no byte of store.db or its -wal", async () => {
     const { file, writer } = buildStore(chatDirectory("live"), {
       blobs: [],
       meta: null,
