@@ -9,6 +9,7 @@ import { ampStoreLocation } from "@txcript/amp/store-root";
 import { claudeCodeStoreLocation } from "@txcript/claude-code/store-root";
 import { codexStoreLocation } from "@txcript/codex/store-root";
 import { copilotCliStoreLocation } from "@txcript/copilot-cli/store-root";
+import { cursorCliStoreLocation } from "@txcript/cursor-cli/store-root";
 import { geminiCliStoreLocation } from "@txcript/gemini-cli/store-root";
 import { opencodeStoreLocation } from "@txcript/opencode/store-root";
 import { piStoreLocation } from "@txcript/pi/store-root";
@@ -18,6 +19,7 @@ type Environment = Record<string, string | undefined>;
 
 /** The harnesses of the default registry that keep a store, in registry order. */
 export const storeRootHarnesses = [
+  "cursor_cli",
   "amp",
   "opencode",
   "copilot_cli",
@@ -32,6 +34,7 @@ const locationOf: Record<
   (typeof storeRootHarnesses)[number],
   (env: Environment) => { root: string; paths?: string[] }
 > = {
+  cursor_cli: cursorCliStoreLocation,
   amp: ampStoreLocation,
   opencode: opencodeStoreLocation,
   copilot_cli: copilotCliStoreLocation,

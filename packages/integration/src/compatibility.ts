@@ -154,6 +154,12 @@ export async function runCell(
 }
 
 /** docs/compatibility.md from a full run. */
+/** Harnesses txcript reads whose program cannot check anything here, and why. */
+export const uncheckedTargets: Record<string, string> = {
+  cursor_cli:
+    "read only. Cursor CLI (cursor-agent) is closed source and cannot be installed here (the npm package named cursor-agent is unrelated), so txcript writes nothing into its store and no cell checks it as a target; its fixtures are checked as a source above.",
+};
+
 export function renderMatrix(
   run: Awaited<ReturnType<typeof runMatrix>>,
   when: string,
@@ -197,6 +203,12 @@ export function renderMatrix(
     if (failures.length > 0) lines.push("", "Failures:", "", ...failures);
     lines.push("");
   }
+  lines.push(
+    "## Not checked",
+    "",
+    ...Object.entries(uncheckedTargets).map(([harness, why]) => `- \`${harness}\`: ${why}`),
+    "",
+  );
   if (continued !== undefined) lines.push(continued);
   if (run.skipped.length > 0)
     lines.push("## Not run", "", ...run.skipped.map((line) => `- ${line}`), "");
