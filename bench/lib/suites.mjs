@@ -62,7 +62,7 @@ async function runWorker(file, config, extraArgs = []) {
 }
 
 /** Conversion time ÷ the floor, per direction and size; CPU profiles where the target is missed. */
-export async function conversions({ manifest, codecs, sizes, log, corpus }) {
+export async function conversions({ manifest, codecs, sizes, log, corpus, cli }) {
   const figures = [];
   const chart = [];
   const profiles = [];
