@@ -27,6 +27,12 @@ export interface ContextWindow {
   tokenizer: "o200k_base" | "estimate";
   /** Where the window comes from. */
   source: string;
+  /**
+   * The default budget when three quarters of the window is too much: the
+   * harness compacts the history itself below that (then its model would get
+   * its own summary, not the copy).
+   */
+  budget?: { tokens: number; source: string };
 }
 
 /**
@@ -65,9 +71,14 @@ export const contextWindows: Readonly<Record<string, ContextWindow>> = {
   copilot_cli: {
     family: "whatever Copilot CLI is configured with",
     window: 128_000,
-    tokenizer: "estimate",
+    tokenizer: "o200k_base",
     source:
       "Copilot CLI 1.0.102's prompt budget for a model it has no catalog entry for (maxPromptTokens 128000 in its usage records)",
+    budget: {
+      tokens: 60_000,
+      source:
+        "Copilot CLI 1.0.102 compacts a resumed history before its first request well below its 128K prompt budget (its own system prompt and tools count too): a real 977-message session copied at 70,000 tokens (o200k_base) was compacted on resume, at 60,000 it was sent whole (the continue matrix, docs/compatibility.md)",
+    },
   },
   gemini_cli: {
     family: "Gemini 2.5 (Google)",
@@ -89,7 +100,8 @@ export function contextWindow(harness: string): ContextWindow {
 }
 
 export function defaultBudget(harness: string): number {
-  return Math.floor(contextWindow(harness).window * 0.75);
+  const window = contextWindow(harness);
+  return window.budget?.tokens ?? Math.floor(window.window * 0.75);
 }
 
 /** The counter for a target: a real tokenizer where one exists for its family, else an estimate. */
