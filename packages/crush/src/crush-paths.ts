@@ -1,0 +1,38 @@
+// Where Crush keeps a project's sessions: `<data directory>/crush.db`, the
+// data directory being `.crush` in the project (Crush looks for the closest
+// `.crush` upward within the project, else makes one in the working
+// directory; `data_directory` in crush.json or `--data-dir` move it), and the
+// command that resumes a session there. Imports only node:os and node:path.
+import * as path from "node:path";
+
+export const crushDataDirectoryName = ".crush";
+export const crushDatabaseName = "crush.db";
+
+/** The database of the project in `directory` when it keeps the default data directory. */
+export function crushDatabaseIn(directory: string): string {
+  return path.join(directory, crushDataDirectoryName, crushDatabaseName);
+}
+
+/** A store root given as a data directory or as the database file itself. */
+export function crushDatabaseOf(root: string): string {
+  return path.basename(root) === crushDatabaseName || path.extname(root) === ".db"
+    ? root
+    : path.join(root, crushDatabaseName);
+}
+
+/** The project directory of a database at `<project>/.crush/crush.db`, else undefined. */
+export function crushProjectOf(database: string): string | undefined {
+  const dataDirectory = path.dirname(path.resolve(database));
+  return path.basename(dataDirectory) === crushDataDirectoryName
+    ? path.dirname(dataDirectory)
+    : undefined;
+}
+
+/**
+ * The argv that opens a session in Crush, run in its project directory
+ * (internal/cmd/root.go: `--session`/`-s`, "Continue a previous session by
+ * ID"). `--session=<id>` keeps the id a value even when it begins with `-`.
+ */
+export function crushResumeCommand(id: string, bin = "crush"): string[] {
+  return [bin, `--session=${id}`];
+}
