@@ -2,7 +2,8 @@
 // published migrations produce (applied from the mirror of charmbracelet/crush
 // when it is here) and what a database Crush itself made holds (a fixture).
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
@@ -10,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { crushSchemaStatements, gooseVersionRows } from "./crush-ddl.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const crushMadeEmpty = path.join(repoRoot, "fixtures/crush/go-filewatcher-empty.crush.db");
+const crushMadeEmpty = path.join(mkdtempSync(path.join(os.tmpdir(), "crush-ddl-")), "crush.db");
+copyFileSync(path.join(repoRoot, "fixtures/crush/go-filewatcher-empty.crush.db"), crushMadeEmpty);
 const mirror = "/work/.mirror/charmbracelet+crush/repo";
 const mirrorCommit = "37f36e93824e5c4f892e4a817f7f628e2682fe14";
 

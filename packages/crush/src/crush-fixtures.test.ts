@@ -3,7 +3,7 @@
 // transcript whose tool calls and results are the ones the rows hold (counted
 // by SQL, not by the reader), and writes back into a new database that reads
 // the same.
-import { mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +39,9 @@ describe("real Crush databases", () => {
   it("are all here", () => expect(databases).toHaveLength(4));
   for (const name of databases)
     it(`${name}: every session reads, matches its rows, and writes back the same`, async () => {
-      const file = path.join(directory, name);
+      // A copy: SQLite makes -shm/-wal files beside a WAL database even when reading.
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), "crush-fixture-")), "crush.db");
+      copyFileSync(path.join(directory, name), file);
       const store = new CrushStore({ root: file });
       const ids: string[] = [];
       for await (const found of store.discover()) ids.push(found.id);
@@ -60,4 +62,18 @@ describe("real Crush databases", () => {
         expect(crushToCommon(await copy.load(id))).toEqual(common);
       }
     });
+});
+
+describe("the dump fixture (txcript's JSON form of swift-kdl's session)", () => {
+  it("is byte-exact through parse and serialize, and reads as its .common.json", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { commonCodec } = await import("@txcript/core");
+    const { crushCodec } = await import("./crush-codec.js");
+    const text = readFileSync(path.join(directory, "swift-kdl.crush.json"), "utf8");
+    expect(crushCodec.serialize(crushCodec.parse(text))).toBe(text);
+    const expected = commonCodec.toCommon(
+      commonCodec.parse(readFileSync(path.join(directory, "swift-kdl.common.json"), "utf8")),
+    );
+    expect(crushCodec.toCommon(crushCodec.parse(text))).toEqual(expected);
+  });
 });

@@ -86,11 +86,17 @@ function qwenCodeRoot(env: Environment): string {
   return path.resolve(path.join(home, ".qwen"));
 }
 
+/** Crush keeps one database per project: the working directory's (crush-paths.ts). */
+function crushRoot(_env: Environment): string {
+  return path.resolve(path.join(process.cwd(), ".crush", "crush.db"));
+}
+
 /** The harnesses of the default registry that keep a store, in registry order. */
 export const storeRootHarnesses = [
   "amp",
   "opencode",
   "copilot_cli",
+  "crush",
   "qwen_code",
   "claude_code",
   "codex",
@@ -107,6 +113,7 @@ const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => 
   pi: piRoot,
   gemini_cli: geminiCliRoot,
   qwen_code: qwenCodeRoot,
+  crush: crushRoot,
 };
 
 // Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts,
