@@ -18,7 +18,16 @@ export const crushHarness: HarnessDefinition<CrushSession> = {
   codec: crushCodec,
   extension: ".crush.json",
   project: (transcript) => crushProject(transcript),
-  environment: [],
+  environment: [
+    [
+      "CRUSH_GLOBAL_DATA",
+      "Crush's global data directory, holding projects.json (every project's .crush/crush.db)",
+    ],
+    [
+      "XDG_DATA_HOME",
+      "when CRUSH_GLOBAL_DATA is unset, Crush's global data directory is <dir>/crush (default ~/.local/share/crush)",
+    ],
+  ],
   // A database holds many sessions: a discovered one loads through its store by id.
   loadFile: async (file, context) => {
     if (context.discovered !== undefined)
@@ -33,6 +42,7 @@ export const crushHarness: HarnessDefinition<CrushSession> = {
     return parseCrushSession(text, { file });
   },
   readsAlone: async () => undefined,
-  store: (_environment, root) => new CrushStore(root === undefined ? {} : { root }),
+  store: (environment, root) =>
+    new CrushStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => crushResumeCommand(id),
 };

@@ -1,9 +1,35 @@
 // Where Crush keeps a project's sessions: `<data directory>/crush.db`, the
 // data directory being `.crush` in the project (Crush looks for the closest
 // `.crush` upward within the project, else makes one in the working
-// directory; `data_directory` in crush.json or `--data-dir` move it), and the
-// command that resumes a session there. Imports only node:os and node:path.
+// directory; `data_directory` in crush.json or `--data-dir` move it); its
+// global data directory, whose projects.json lists every project Crush ran
+// in with its data directory; and the command that resumes a session.
+// Imports only node:os and node:path.
+import * as os from "node:os";
 import * as path from "node:path";
+
+type Environment = Record<string, string | undefined>;
+
+/**
+ * Crush's global data directory (internal/config/load.go GlobalConfigData):
+ * `$CRUSH_GLOBAL_DATA`, else `$XDG_DATA_HOME/crush`, else
+ * `%LOCALAPPDATA%\crush` on Windows, else `~/.local/share/crush`.
+ */
+export function crushGlobalDataDir(env: Environment = process.env): string {
+  if (env.CRUSH_GLOBAL_DATA) return path.resolve(env.CRUSH_GLOBAL_DATA);
+  if (env.XDG_DATA_HOME) return path.resolve(path.join(env.XDG_DATA_HOME, "crush"));
+  if (process.platform === "win32")
+    return path.resolve(
+      path.join(
+        env.LOCALAPPDATA || path.join(env.USERPROFILE || os.homedir(), "AppData", "Local"),
+        "crush",
+      ),
+    );
+  return path.resolve(path.join(env.HOME || os.homedir(), ".local", "share", "crush"));
+}
+
+/** The registry of projects in a global data directory (internal/projects/projects.go). */
+export const crushProjectsFile = "projects.json";
 
 export const crushDataDirectoryName = ".crush";
 export const crushDatabaseName = "crush.db";

@@ -1,5 +1,6 @@
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -129,14 +130,63 @@ describe("CrushStore", () => {
     expect((await errorOf(() => store.load("s-1"))).code).toBe("NOT_FOUND");
   });
 
-  it("saves a session with a project directory into that project's .crush/crush.db", async () => {
+  it("saves a session with a project directory into that project's .crush/crush.db, and nowhere else", async () => {
     const { directory } = project();
-    const store = new CrushStore({ cwd: os.tmpdir() });
+    const global = mkdtempSync(path.join(os.tmpdir(), "crush-global-"));
+    const store = new CrushStore({ env: { CRUSH_GLOBAL_DATA: global } });
+    expect(store.root).toBe(global);
     const saved = await store.save(
       commonToCrush({ ...transcript, meta: { ...transcript.meta, cwd: directory } }),
     );
     expect(saved.path).toBe(path.join(directory, ".crush", "crush.db"));
     expect(crushToCommon(await store.load("s-1")).meta.cwd).toBe(directory);
+    // Control: a project directory that does not exist is refused, and nothing is created.
+    const missing = path.join(directory, "not-here");
+    const refused = await errorOf(() =>
+      store.save(commonToCrush({ ...transcript, meta: { ...transcript.meta, cwd: missing } })),
+    );
+    expect(refused.code).toBe("UNSUPPORTED");
+    expect(existsSync(missing)).toBe(false);
+    expect((await errorOf(() => store.save(commonToCrush(transcript)))).code).toBe("UNSUPPORTED");
+  });
+
+  it("lists every project Crush registered in projects.json, each from its own database", async () => {
+    const first = project("nano-bot.crush.db");
+    const second = project("cisco-auto.crush.db");
+    const global = mkdtempSync(path.join(os.tmpdir(), "crush-global-"));
+    writeFileSync(
+      path.join(global, "projects.json"),
+      JSON.stringify({
+        projects: [
+          {
+            path: first.directory,
+            data_dir: path.join(first.directory, ".crush"),
+            last_accessed: "2026-01-01T00:00:00Z",
+          },
+          {
+            path: second.directory,
+            data_dir: path.join(second.directory, ".crush"),
+            last_accessed: "2026-01-01T00:00:00Z",
+          },
+          { path: "/nowhere", data_dir: "/nowhere/.crush", last_accessed: "2026-01-01T00:00:00Z" },
+          { path: "x", data_dir: "relative/.crush" },
+        ],
+      }),
+    );
+    const store = new CrushStore({ env: { XDG_DATA_HOME: "/unused" }, root: global });
+    const found = await all(store.discover());
+    expect(found).toHaveLength(5);
+    expect(new Set(found.map((entry) => entry.cwd))).toEqual(
+      new Set([first.directory, second.directory]),
+    );
+    expect((await store.load("05193330-a419-4f38-a955-8ea6c72cccc2")).projectDirectory).toBe(
+      second.directory,
+    );
+    // A registry that is not JSON is skipped with its reason.
+    writeFileSync(path.join(global, "projects.json"), "{");
+    const skipped: string[] = [];
+    expect(await all(store.discover((skip) => skipped.push(skip.path)))).toEqual([]);
+    expect(skipped).toEqual([path.join(global, "projects.json")]);
   });
 
   it("refuses to write into a database of an older era (Crush migrates it first)", async () => {

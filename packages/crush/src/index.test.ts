@@ -10,6 +10,7 @@ it("exports exactly the public API", () => {
     "crushCodec",
     "crushDatabaseIn",
     "crushDatabaseOf",
+    "crushGlobalDataDir",
     "crushHarness",
     "crushLoss",
     "crushLosses",

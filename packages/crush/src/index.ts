@@ -11,6 +11,7 @@ export { type CrushPart, decodeParts, isGoBase64, partFields } from "./crush-par
 export {
   crushDatabaseIn,
   crushDatabaseOf,
+  crushGlobalDataDir,
   crushProjectOf,
   crushResumeCommand,
 } from "./crush-paths.js";

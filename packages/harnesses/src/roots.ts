@@ -86,9 +86,19 @@ function qwenCodeRoot(env: Environment): string {
   return path.resolve(path.join(home, ".qwen"));
 }
 
-/** Crush keeps one database per project: the working directory's (crush-paths.ts). */
-function crushRoot(_env: Environment): string {
-  return path.resolve(path.join(process.cwd(), ".crush", "crush.db"));
+/** Crush's global data directory, whose projects.json lists each project's database (crush-paths.ts). */
+function crushRoot(env: Environment): string {
+  if (nonEmpty(env.CRUSH_GLOBAL_DATA) !== undefined) return path.resolve(env.CRUSH_GLOBAL_DATA as string);
+  if (nonEmpty(env.XDG_DATA_HOME) !== undefined)
+    return path.resolve(path.join(env.XDG_DATA_HOME as string, "crush"));
+  if (process.platform === "win32")
+    return path.resolve(
+      path.join(
+        env.LOCALAPPDATA || path.join(env.USERPROFILE || os.homedir(), "AppData", "Local"),
+        "crush",
+      ),
+    );
+  return path.resolve(path.join(env.HOME || os.homedir(), ".local", "share", "crush"));
 }
 
 /** The harnesses of the default registry that keep a store, in registry order. */
