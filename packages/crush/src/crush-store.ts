@@ -2,8 +2,9 @@
 // (`<project>/.crush/crush.db`) and lists the projects it ran in, with their
 // data directories, in `projects.json` in its global data directory. The
 // default root is that global directory: `discover` lists the sessions of
-// every registered project's database. A root that is a database file, or a
-// data directory holding `crush.db`, is that one database. Databases are
+// every registered project's database. A given root that is a database
+// file, or a directory without projects.json (a data directory, as
+// `crush --data-dir` takes), is that one database. Databases are
 // opened read-only. `save` writes into the root's database when the root is
 // one, else into `<meta.cwd>/.crush/crush.db` of an existing project
 // directory (where `crush --session` in that directory finds it).
@@ -62,6 +63,7 @@ function isRegularFile(file: string): boolean {
 export class CrushStore implements Store<CrushSession> {
   readonly harness = harness;
   readonly root: string;
+  readonly #explicit: boolean;
   /** Databases this store saved into, so load finds what save wrote before Crush registers the project. */
   readonly #written = new Set<string>();
 
@@ -70,17 +72,23 @@ export class CrushStore implements Store<CrushSession> {
   }
 
   constructor(options: CrushStoreOptions = {}) {
+    this.#explicit = options.root !== undefined;
     this.root =
       options.root === undefined
         ? CrushStore.defaultRoot(options.env ?? process.env)
         : path.resolve(options.root);
   }
 
-  /** The one database the root names, when it names one (a .db file, or a data directory holding crush.db). */
+  /**
+   * The one database the root names, when it names one: a `.db` file, or a
+   * root given as a data directory (any directory without projects.json,
+   * as `crush --data-dir` takes one). The default root, and a given one
+   * holding projects.json, are Crush's global data directory.
+   */
   #single(): string | undefined {
     if (path.extname(this.root) === ".db") return this.root;
-    const inside = path.join(this.root, crushDatabaseName);
-    if (existsSync(inside) && !existsSync(path.join(this.root, crushProjectsFile))) return inside;
+    if (this.#explicit && !existsSync(path.join(this.root, crushProjectsFile)))
+      return path.join(this.root, crushDatabaseName);
     return undefined;
   }
 
@@ -180,7 +188,7 @@ export class CrushStore implements Store<CrushSession> {
 
   /** The database a session is saved into: the root's, else its project's (which must exist). */
   databaseFor(native: CrushSession): string {
-    const single = path.extname(this.root) === ".db" ? this.root : this.#single();
+    const single = this.#single();
     if (single !== undefined) return single;
     const project = native.projectDirectory;
     if (

@@ -88,7 +88,8 @@ function qwenCodeRoot(env: Environment): string {
 
 /** Crush's global data directory, whose projects.json lists each project's database (crush-paths.ts). */
 function crushRoot(env: Environment): string {
-  if (nonEmpty(env.CRUSH_GLOBAL_DATA) !== undefined) return path.resolve(env.CRUSH_GLOBAL_DATA as string);
+  if (nonEmpty(env.CRUSH_GLOBAL_DATA) !== undefined)
+    return path.resolve(env.CRUSH_GLOBAL_DATA as string);
   if (nonEmpty(env.XDG_DATA_HOME) !== undefined)
     return path.resolve(path.join(env.XDG_DATA_HOME as string, "crush"));
   if (process.platform === "win32")
