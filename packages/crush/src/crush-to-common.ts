@@ -135,7 +135,7 @@ function readMessage(
         `a ${part.type} part's ${part.unknownKeys.join(", ")} were not kept`,
         where,
       );
-    const block = readPart(part, role, where, callNames, options);
+    const block = readPart(part, where, callNames, options);
     if (block === "finish") {
       const reason = text(part.data.reason);
       if (text(part.data.message) !== "" || text(part.data.details) !== "")
@@ -164,7 +164,6 @@ function readMessage(
 
 function readPart(
   part: CrushPart,
-  role: string,
   where: string,
   callNames: Map<string, string>,
   options: ConversionOptions | undefined,
@@ -261,7 +260,7 @@ function readPart(
         text: `$ ${text(data.command)}\n${text(data.output)}\n(exit code ${String(data.exit_code)})`,
       };
     case "finish":
-      return role === "" ? undefined : "finish";
+      return "finish";
     default:
       return undefined;
   }
