@@ -7,6 +7,7 @@ import { claudeCodeHarness } from "@txcript/claude-code";
 import { codexHarness } from "@txcript/codex";
 import { copilotCliHarness } from "@txcript/copilot-cli";
 import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
+import { crushHarness } from "@txcript/crush";
 import { cursorCliHarness } from "@txcript/cursor-cli";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import { opencodeHarness } from "@txcript/opencode";
@@ -21,6 +22,8 @@ export const harnessDefinitions: readonly AnyHarness[] = [
   ampHarness,
   opencodeHarness,
   copilotCliHarness,
+  // A dump of Crush rows: a JSON object whose session row has Crush-only columns.
+  crushHarness,
   // Before Claude Code: a Qwen Code record has uuid, parentUuid, sessionId and type too (with Gemini-style parts).
   qwenCodeHarness,
   claudeCodeHarness,

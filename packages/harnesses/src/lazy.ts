@@ -15,6 +15,7 @@ export const storeHarnessLoaders: Record<
   amp: async () => (await import("@txcript/amp")).ampHarness,
   opencode: async () => (await import("@txcript/opencode")).opencodeHarness,
   copilot_cli: async () => (await import("@txcript/copilot-cli")).copilotCliHarness,
+  crush: async () => (await import("@txcript/crush")).crushHarness,
   qwen_code: async () => (await import("@txcript/qwen-code")).qwenCodeHarness,
   claude_code: async () => (await import("@txcript/claude-code")).claudeCodeHarness,
   codex: async () => (await import("@txcript/codex")).codexHarness,

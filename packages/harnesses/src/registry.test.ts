@@ -38,6 +38,7 @@ describe("the harness registry", () => {
       "amp",
       "opencode",
       "copilot_cli",
+      "crush",
       "qwen_code",
       "claude_code",
       "codex",

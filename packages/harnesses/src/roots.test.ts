@@ -18,6 +18,7 @@ const variables = [
   "GEMINI_CLI_HOME",
   "QWEN_HOME",
   "QWEN_RUNTIME_DIR",
+  "CRUSH_GLOBAL_DATA",
 ] as const;
 
 const value = fc.constantFrom(

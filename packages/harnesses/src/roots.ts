@@ -9,6 +9,7 @@ import { ampStoreLocation } from "@txcript/amp/store-root";
 import { claudeCodeStoreLocation } from "@txcript/claude-code/store-root";
 import { codexStoreLocation } from "@txcript/codex/store-root";
 import { copilotCliStoreLocation } from "@txcript/copilot-cli/store-root";
+import { crushStoreLocation } from "@txcript/crush/store-root";
 import { cursorCliStoreLocation } from "@txcript/cursor-cli/store-root";
 import { geminiCliStoreLocation } from "@txcript/gemini-cli/store-root";
 import { opencodeStoreLocation } from "@txcript/opencode/store-root";
@@ -23,6 +24,7 @@ export const storeRootHarnesses = [
   "amp",
   "opencode",
   "copilot_cli",
+  "crush",
   "qwen_code",
   "claude_code",
   "codex",
@@ -38,6 +40,7 @@ const locationOf: Record<
   amp: ampStoreLocation,
   opencode: opencodeStoreLocation,
   copilot_cli: copilotCliStoreLocation,
+  crush: crushStoreLocation,
   qwen_code: qwenCodeStoreLocation,
   claude_code: claudeCodeStoreLocation,
   codex: codexStoreLocation,
