@@ -8,6 +8,7 @@ import { codexHarness } from "@txcript/codex";
 import { copilotCliHarness } from "@txcript/copilot-cli";
 import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
 import { geminiCliHarness } from "@txcript/gemini-cli";
+import { kimiCliHarness } from "@txcript/kimi-cli";
 import { opencodeHarness } from "@txcript/opencode";
 import { piHarness } from "@txcript/pi";
 import { qwenCodeHarness } from "@txcript/qwen-code";
@@ -24,6 +25,8 @@ export const harnessDefinitions: readonly AnyHarness[] = [
   codexHarness,
   piHarness,
   geminiCliHarness,
+  // A Kimi CLI line has a role and no type, uuid or message: no earlier format's lines are like it.
+  kimiCliHarness,
   streamJsonHarness,
 ];
 

@@ -20,7 +20,8 @@ function expandTilde(value: string, home: string): string {
 }
 
 // Each as its store computes it (amp-store.ts, opencode-paths.ts, claude-code-paths.ts,
-// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts, qwen-code-paths.ts).
+// codex-paths.ts, pi-paths.ts, gemini-cli-paths.ts, copilot-cli-paths.ts, qwen-code-paths.ts,
+// kimi-cli-paths.ts).
 function ampRoot(env: Environment): string {
   const explicit = nonEmpty(env.AMP_THREADS_DIR);
   if (explicit !== undefined) return path.resolve(explicit);
@@ -86,6 +87,12 @@ function qwenCodeRoot(env: Environment): string {
   return path.resolve(path.join(home, ".qwen"));
 }
 
+function kimiCliRoot(env: Environment): string {
+  const configured = nonEmpty(env.KIMI_SHARE_DIR);
+  if (configured !== undefined) return path.resolve(configured);
+  return path.resolve(path.join(env.HOME || env.USERPROFILE || os.homedir(), ".kimi"));
+}
+
 /** The harnesses of the default registry that keep a store, in registry order. */
 export const storeRootHarnesses = [
   "amp",
@@ -96,6 +103,7 @@ export const storeRootHarnesses = [
   "codex",
   "pi",
   "gemini_cli",
+  "kimi_cli",
 ] as const;
 
 const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => string> = {
@@ -107,15 +115,17 @@ const rootOf: Record<(typeof storeRootHarnesses)[number], (env: Environment) => 
   pi: piRoot,
   gemini_cli: geminiCliRoot,
   qwen_code: qwenCodeRoot,
+  kimi_cli: kimiCliRoot,
 };
 
 // Each store's `sessionPaths`, as its class declares them (codex-store.ts, gemini-cli-store.ts,
-// copilot-cli-store.ts, qwen-code-store.ts).
+// copilot-cli-store.ts, qwen-code-store.ts, kimi-cli-store.ts).
 const pathsOf: Partial<Record<(typeof storeRootHarnesses)[number], readonly string[]>> = {
   codex: ["sessions/**", "archived_sessions/**", "session_index.jsonl"],
   gemini_cli: ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"],
   copilot_cli: ["session-state/*", "session-state/*/events.jsonl"],
   qwen_code: ["projects/*/chats/*"],
+  kimi_cli: ["sessions/**", "kimi.json"],
 };
 
 /** A store's root, and where under it its sessions lie when not everywhere (Store.sessionPaths). */

@@ -269,23 +269,43 @@ function stamped(messages: readonly Omit<Message, "timestamp">[], start: number)
   }));
 }
 
-function subagentsOf(session: KimiCliSession, options: ConversionOptions | undefined): Subagent[] {
+/** The Agent call whose result names the instance (`agent_id: <id>`, tools/agent and subagents/runner.py). */
+function launchingCall(
+  messages: readonly Omit<Message, "timestamp">[],
+  agentId: string,
+): string | undefined {
+  const line = `agent_id: ${agentId}`;
+  for (const message of messages)
+    for (const block of message.content)
+      if (
+        block.type === "tool_result" &&
+        typeof block.content === "string" &&
+        block.content.split("\n").includes(line)
+      )
+        return block.toolUseId;
+  return undefined;
+}
+
+function subagentsOf(
+  session: KimiCliSession,
+  parent: readonly Omit<Message, "timestamp">[],
+  options: ConversionOptions | undefined,
+): Subagent[] {
   return (session.subagents ?? []).map((file) => {
     const start = file.session.info?.startTime ?? session.info?.startTime;
     const inner = {
       ...file.session,
       info: { ...(start === undefined ? {} : { startTime: start }) },
     };
-    const subagent: Subagent = {
-      id: file.id,
-      messages: stamped(messagesOf(inner, options), startOf(inner, options)),
-    };
-    if (file.toolUseId !== undefined) subagent.toolUseId = file.toolUseId;
+    const found = messagesOf(inner, options);
+    const subagent: Subagent = { id: file.id, messages: stamped(found, startOf(inner, options)) };
+    const toolUseId = file.toolUseId ?? launchingCall(parent, file.id);
+    if (toolUseId !== undefined) subagent.toolUseId = toolUseId;
     if (file.description !== undefined && file.description !== "")
       subagent.title = file.description;
     if (file.subagentType !== undefined && file.subagentType !== "")
       subagent.agentType = file.subagentType;
-    const nested = subagentsOf(file.session, options);
+    const nested = subagentsOf(file.session, found, options);
     if (nested.length > 0) subagent.subagents = nested;
     return subagent;
   });
@@ -312,7 +332,7 @@ export function kimiCliToCommon(session: KimiCliSession, options?: KimiCliReadOp
   if (info.cwd !== undefined) meta.cwd = info.cwd;
   if (info.title !== undefined) meta.title = info.title;
   const transcript: Transcript = { meta, messages: stamped(found, start) };
-  const subagents = subagentsOf(session, options);
+  const subagents = subagentsOf(session, found, options);
   if (subagents.length > 0) transcript.subagents = subagents;
   return transcript;
 }
