@@ -5,7 +5,7 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the fourteen the project ships", () => {
+  it("includes the fifteen the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
@@ -15,6 +15,7 @@ describe("every published package", () => {
       "@txcript/core",
       "@txcript/gemini-cli",
       "@txcript/html",
+      "@txcript/kimi-cli",
       "@txcript/opencode",
       "@txcript/pi",
       "@txcript/qwen-code",

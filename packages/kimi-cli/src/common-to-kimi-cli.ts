@@ -20,8 +20,13 @@ import {
 } from "@txcript/core";
 import { kimiCliLoss } from "./kimi-cli-losses.js";
 import { kimiSessionId } from "./kimi-cli-paths.js";
-import { compactionPrefix, errorPrefix, harness, type KimiCliSession } from "./kimi-cli-schema.js";
-import { unnamedSessionId } from "./kimi-cli-to-common.js";
+import {
+  compactionPrefix,
+  errorPrefix,
+  harness,
+  type KimiCliSession,
+  txcriptKey,
+} from "./kimi-cli-schema.js";
 
 export interface KimiCliWriteOptions extends ConversionOptions {}
 
@@ -52,11 +57,21 @@ function partOf(block: Block, options: ConversionOptions | undefined, where: str
           where,
         );
       return { type: "think", think: block.text, encrypted: block.signature ?? null };
-    case "image":
+    case "image": {
+      const url = `data:${block.source.mediaType};base64,${block.source.data}`;
+      const match = /^data:([^,]+?);base64,/.exec(url);
+      if (match?.[1] !== block.source.mediaType)
+        warn(
+          options,
+          kimiCliLoss.media,
+          "an image whose media type does not fit a data URL reads back otherwise",
+          where,
+        );
       return {
         type: "image_url",
-        image_url: { url: `data:${block.source.mediaType};base64,${block.source.data}`, id: null },
+        image_url: { url, id: null },
       };
+    }
     case "compaction":
       warn(
         options,
@@ -243,19 +258,28 @@ function linesOf(
   return lines;
 }
 
+/** The first line txcript writes: checkpoint 0, carrying the session's id, start, work dir and title. */
+function metaLine(transcript: Transcript, id: string): string {
+  const { meta } = transcript;
+  const marked: JsonObject = { session_id: id, timestamp: meta.timestamp };
+  if (meta.cwd !== undefined) marked.cwd = meta.cwd;
+  if (meta.title !== undefined) marked.title = meta.title;
+  return `{"role": "_checkpoint", "id": 0, "${txcriptKey}": ${stringifyJson(marked, undefined, harness)}}`;
+}
+
+const maximumTime = 253_402_300_799_999;
+
 export function commonToKimiCli(
   transcript: Transcript,
   options?: KimiCliWriteOptions,
 ): KimiCliSession {
   const { meta, messages } = transcript;
   const id = kimiSessionId(meta.id);
-  if (meta.id !== unnamedSessionId)
+  if (id !== meta.id)
     warn(
       options,
       kimiCliLoss.sessionId,
-      id === meta.id
-        ? "the session id is kept only as the store's directory name"
-        : `the session id ${JSON.stringify(meta.id)} was replaced by ${id} (the store's directory name)`,
+      `the session id ${JSON.stringify(meta.id)} was replaced by ${id}`,
       "$.meta.id",
     );
   const dropped = [
@@ -263,17 +287,9 @@ export function commonToKimiCli(
     meta.cliVersion === undefined ? [] : ["CLI version"],
     meta.model === undefined ? [] : ["model"],
     meta.lineage === undefined ? [] : ["lineage"],
-    meta.cwd === undefined ? [] : ["cwd (kept by the store in kimi.json)"],
-    meta.title === undefined ? [] : ["title (kept by the store in state.json)"],
-    meta.timestamp === new Date(0).toISOString() ? [] : ["start time"],
   ].flat();
   if (dropped.length > 0)
-    warn(
-      options,
-      kimiCliLoss.meta,
-      `the session's ${dropped.join(", ")} is not in context.jsonl`,
-      "$.meta",
-    );
+    warn(options, kimiCliLoss.meta, `the session's ${dropped.join(", ")} was not kept`, "$.meta");
   if (transcript.subagents !== undefined && transcript.subagents.length > 0)
     warn(
       options,
@@ -282,10 +298,12 @@ export function commonToKimiCli(
       "$.subagents",
       transcript.subagents.length,
     );
-  const lines: string[] = [];
+  const lines: string[] = [metaLine(transcript, id)];
+  const start = Date.parse(meta.timestamp);
   let stampedApart = true;
   messages.forEach((message, index) => {
-    if (message.timestamp !== new Date(index).toISOString()) stampedApart = false;
+    if (message.timestamp !== new Date(Math.min(start + index, maximumTime)).toISOString())
+      stampedApart = false;
     const written = linesOf(message, options, `$.messages[${index}]`);
     // Tool messages in a row read as one user message of results.
     if (isToolLine(lines.at(-1)) && isToolLine(written[0]))
@@ -301,15 +319,11 @@ export function commonToKimiCli(
     warn(
       options,
       kimiCliLoss.timestamps,
-      "message times were not kept (context.jsonl has none)",
+      "message times were not kept: they read back 1 ms apart from the session's start",
       "$.messages",
     );
-  const info: KimiCliSession["info"] = { id, startTime: meta.timestamp };
-  if (meta.cwd !== undefined) info.cwd = meta.cwd;
-  if (meta.title !== undefined) info.title = meta.title;
   return {
     lines: lines.map((text) => writtenJsonLine(text, harness)),
-    finalNewline: lines.length > 0,
-    info,
+    finalNewline: true,
   };
 }

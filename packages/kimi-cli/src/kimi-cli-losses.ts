@@ -39,6 +39,11 @@ export const kimiCliLoss = {
     "degraded",
     "Tool-call arguments that are not JSON text (a call cut off mid-stream) are kept as the string input of a Raw tool; arguments of null read as {}.",
   ),
+  emptyId: loss(
+    "kimi_cli.empty-id",
+    "degraded",
+    "An empty tool-call id, or a tool message without a tool_call_id, is replaced by an id made from the line's position (Common ids are never empty).",
+  ),
   rotatedContext: loss(
     "kimi_cli.rotated-context",
     "unsupported",
@@ -47,7 +52,7 @@ export const kimiCliLoss = {
   noMessages: loss(
     "kimi_cli.no-messages",
     "other",
-    "A context file with no line Kimi CLI reads as a message reads as an empty session.",
+    "A context file with no line Kimi CLI reads as a message (an empty file among them) reads as an empty session: Kimi CLI skips restoring it and does not list it.",
   ),
   // Writing (Common → Kimi CLI).
   sessionId: loss(

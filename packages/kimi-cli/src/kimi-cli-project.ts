@@ -6,6 +6,7 @@
 // and read back (tool messages in a row one user message of results, system
 // messages as context, compaction's message as a marker).
 import { type Block, type Message, stringifyJson, type Transcript } from "@txcript/core";
+import { kimiSessionId } from "./kimi-cli-paths.js";
 
 /** Format page, "Records": the first text part of the message compaction writes. */
 const compactionText =
@@ -87,7 +88,7 @@ function messageLine(role: "user" | "assistant" | "system", blocks: Block[]): Li
   };
 }
 
-const dataUrl = /^data:([^,]*?);base64,/;
+const dataUrl = /^data:([^,]+?);base64,/;
 
 /** An image as a data URL and read back (the media type up to the first ";base64,"). */
 function imageBack(block: Extract<Block, { type: "image" }>): Block | undefined {
@@ -155,13 +156,22 @@ function readBack(lines: readonly Line[]): Omit<Message, "timestamp">[] {
   return messages;
 }
 
+/** Format page, "Times": the last time a Common timestamp holds; later stamps stay there. */
+const maximumTime = 253_402_300_799_999;
+
 export function kimiCliProject(transcript: Transcript): Transcript {
+  const { meta } = transcript;
   const messages = readBack(transcript.messages.flatMap(linesOf));
+  // Format page, "What txcript writes": the first line keeps the id (as the store names the directory), start, cwd and title.
+  const projected: Transcript["meta"] = { id: kimiSessionId(meta.id), timestamp: meta.timestamp };
+  if (meta.cwd !== undefined) projected.cwd = meta.cwd;
+  if (meta.title !== undefined) projected.title = meta.title;
+  const start = Date.parse(meta.timestamp);
   return {
-    meta: { id: "kimi-cli-session", timestamp: new Date(0).toISOString() },
+    meta: projected,
     messages: messages.map((message, index) => ({
       ...message,
-      timestamp: new Date(index).toISOString(),
+      timestamp: new Date(Math.min(start + index, maximumTime)).toISOString(),
     })),
   };
 }

@@ -59,10 +59,26 @@ export const errorPrefix = "<system>ERROR:";
 export type KimiRecord =
   | { kind: "system-prompt"; content: string }
   | { kind: "usage"; tokenCount: number }
-  | { kind: "checkpoint"; id: number }
+  | { kind: "checkpoint"; id: number; txcript?: TxcriptMeta }
   | { kind: "message"; value: JsonObject }
   /** A line restore skips (it logs a warning): what fails is said in `why`. */
   | { kind: "skipped"; why: string };
+
+/**
+ * What txcript records of a session it wrote, on the first `_checkpoint`
+ * line under the key `txcript` (Context.restore reads only a checkpoint's
+ * role and id, so Kimi CLI ignores it): the session id, start time, work dir
+ * and title, which context.jsonl has no place for.
+ */
+export interface TxcriptMeta {
+  sessionId?: string;
+  timestamp?: string;
+  cwd?: string;
+  title?: string;
+}
+
+/** The key of txcript's meta on a `_checkpoint` line. */
+export const txcriptKey = "txcript";
 
 function own(object: JsonObject, key: string): Json | undefined {
   return Object.hasOwn(object, key) ? object[key] : undefined;
@@ -172,9 +188,21 @@ export function recordOf(value: JsonObject): KimiRecord {
   }
   if (role === "_checkpoint") {
     const id = own(value, "id");
-    return typeof id === "number" && Number.isInteger(id)
-      ? { kind: "checkpoint", id }
-      : { kind: "skipped", why: "a _checkpoint line's id is not an integer" };
+    if (typeof id !== "number" || !Number.isInteger(id))
+      return { kind: "skipped", why: "a _checkpoint line's id is not an integer" };
+    const marked = own(value, txcriptKey);
+    if (!isJsonObject(marked)) return { kind: "checkpoint", id };
+    const meta: TxcriptMeta = {};
+    for (const [field, key] of [
+      ["sessionId", "session_id"],
+      ["timestamp", "timestamp"],
+      ["cwd", "cwd"],
+      ["title", "title"],
+    ] as const) {
+      const text = own(marked, key);
+      if (typeof text === "string") meta[field] = text;
+    }
+    return { kind: "checkpoint", id, txcript: meta };
   }
   const problem = messageProblem(value);
   return problem === undefined ? { kind: "message", value } : { kind: "skipped", why: problem };

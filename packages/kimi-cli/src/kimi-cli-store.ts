@@ -36,6 +36,7 @@ import {
 } from "./kimi-cli-load.js";
 import { defaultKimiRoot, isKimiSessionId, kimiWorkDirHash } from "./kimi-cli-paths.js";
 import { compactionPrefix, harness, type KimiCliSession, recordOf } from "./kimi-cli-schema.js";
+import { txcriptMetaOf } from "./kimi-cli-to-common.js";
 
 export interface KimiCliStoreOptions {
   /** The share directory holding sessions/ and kimi.json; defaults to KimiCliStore.defaultRoot(env). */
@@ -169,14 +170,19 @@ export class KimiCliStore implements Store<KimiCliSession> {
   }
 
   /** The context file a session is saved to: sessions/<md5 of its work dir>/<id>/context.jsonl. */
-  target(session: KimiCliSession, cwd?: string): { id: string; path: string; cwd: string } {
-    const id = session.info?.id;
+  target(
+    session: KimiCliSession,
+    cwd?: string,
+  ): { id: string; path: string; cwd: string; title?: string } {
+    // What the session's directory said when it was loaded, else what txcript wrote on its first line.
+    const written = txcriptMetaOf(session);
+    const id = session.info?.id ?? written.sessionId;
     if (id === undefined || !isKimiSessionId(id))
       throw new TxcriptError("USAGE", "the session has no id Kimi CLI can name its directory by", {
         harness,
         hint: "write it with kimiCliCodec.fromCommon, which gives it a UUID",
       });
-    const workDir = session.info?.cwd ?? cwd;
+    const workDir = session.info?.cwd ?? written.cwd ?? cwd;
     if (workDir === undefined || workDir === "")
       throw new TxcriptError("USAGE", "the session records no work dir to place it under", {
         harness,
@@ -184,9 +190,11 @@ export class KimiCliStore implements Store<KimiCliSession> {
       });
     // Kimi CLI keys a work dir by its canonical path (absolute, normalized, links kept).
     const resolved = path.resolve(workDir);
+    const title = session.info?.title ?? written.title;
     return {
       id,
       cwd: resolved,
+      ...(title === undefined ? {} : { title }),
       path: path.join(this.root, "sessions", kimiWorkDirHash(resolved), id, "context.jsonl"),
     };
   }
@@ -195,7 +203,7 @@ export class KimiCliStore implements Store<KimiCliSession> {
     session: KimiCliSession,
     options: KimiCliSaveOptions = {},
   ): Promise<{ id: string; path: string }> {
-    const { id, path: file, cwd } = this.target(session, options.cwd);
+    const { id, path: file, cwd, title } = this.target(session, options.cwd);
     if (!options.overwrite) {
       const elsewhere = (await this.#find(id)).filter((found) => found !== file);
       if (elsewhere.length > 0)
@@ -211,7 +219,6 @@ export class KimiCliStore implements Store<KimiCliSession> {
       root: this.root,
       harness,
     });
-    const title = session.info?.title;
     if (title !== undefined)
       await writeFileAtomic(
         path.join(path.dirname(file), "state.json"),

@@ -27,6 +27,7 @@ import {
   harness,
   type KimiCliSession,
   recordOf,
+  type TxcriptMeta,
 } from "./kimi-cli-schema.js";
 
 export interface KimiCliReadOptions extends ConversionOptions {}
@@ -35,6 +36,8 @@ export interface KimiCliReadOptions extends ConversionOptions {}
 export const unnamedSessionId = "kimi-cli-session";
 /** The largest time a Common timestamp holds. */
 const maximumTime = 253_402_300_799_999;
+/** 0000-01-01T00:00:00.000Z: the first. */
+const minimumTime = -62_167_219_200_000;
 
 function partsOf(value: JsonObject): Json[] {
   const content = ownValue(value, "content");
@@ -42,7 +45,7 @@ function partsOf(value: JsonObject): Json[] {
   return Array.isArray(content) ? content : [];
 }
 
-const dataUrl = /^data:([^,]*?);base64,/;
+const dataUrl = /^data:([^,]+?);base64,/;
 
 function partToBlock(
   part: JsonObject,
@@ -102,10 +105,23 @@ function argumentsOf(
   }
 }
 
+/** A tool call's id, or a stand-in made from its place when it is empty (Common ids are never empty). */
+function callId(
+  id: Json | undefined,
+  fallback: string,
+  options: ConversionOptions | undefined,
+  where: string,
+): string {
+  if (typeof id === "string" && id !== "") return id;
+  warn(options, kimiCliLoss.emptyId, `an empty or missing tool-call id became ${fallback}`, where);
+  return fallback;
+}
+
 function callBlocks(
   value: JsonObject,
   options: ConversionOptions | undefined,
   where: string,
+  line: number,
 ): Block[] {
   const calls = ownValue(value, "tool_calls");
   if (!Array.isArray(calls)) return [];
@@ -122,7 +138,12 @@ function callBlocks(
       );
     return {
       type: "tool_use",
-      id: ownValue(object, "id") as string,
+      id: callId(
+        ownValue(object, "id"),
+        `kimi_call_${line}_${index}`,
+        options,
+        `${where}.tool_calls[${index}].id`,
+      ),
       tool: fromCanonical(
         ownValue(body, "name") as string,
         argumentsOf(
@@ -152,10 +173,19 @@ function compactionSummary(value: JsonObject): string | undefined {
   return rest.map((part) => ownValue(part, "text") as string).join("");
 }
 
-function toolResultOf(value: JsonObject, index: number): Block {
+function toolResultOf(
+  value: JsonObject,
+  index: number,
+  options: ConversionOptions | undefined,
+  where: string,
+): Block {
   const parts = partsOf(value) as JsonObject[];
-  const id = ownValue(value, "tool_call_id");
-  const toolUseId = typeof id === "string" ? id : `kimi_missing_call_${index}`;
+  const toolUseId = callId(
+    ownValue(value, "tool_call_id"),
+    `kimi_call_${index}`,
+    options,
+    `${where}.tool_call_id`,
+  );
   if (parts.every((part) => ownValue(part, "type") === "text")) {
     const text = parts.map((part) => ownValue(part, "text") as string).join("");
     return { type: "tool_result", toolUseId, content: text, isError: text.startsWith(errorPrefix) };
@@ -187,7 +217,8 @@ function messagesOf(
       return;
     }
     if (record.kind === "usage" || record.kind === "checkpoint") {
-      bookkeeping += 1;
+      // The checkpoint that carries txcript's meta is read as meta (txcriptMetaOf), not dropped.
+      if (record.kind !== "checkpoint" || record.txcript === undefined) bookkeeping += 1;
       return;
     }
     if (record.kind === "system-prompt") {
@@ -211,7 +242,10 @@ function messagesOf(
       );
     const role = ownValue(value, "role");
     if (role === "tool") {
-      const blocks = [toolResultOf(value, index), ...callBlocks(value, options, where)];
+      const blocks = [
+        toolResultOf(value, index, options, where),
+        ...callBlocks(value, options, where, index),
+      ];
       if (results === undefined) {
         results = { role: "user", content: blocks };
         messages.push(results);
@@ -229,7 +263,7 @@ function messagesOf(
       const block = partToBlock(part as JsonObject, options, `${where}.content[${at}]`);
       if (block !== undefined) content.push(block);
     });
-    content.push(...callBlocks(value, options, where));
+    content.push(...callBlocks(value, options, where, index));
     messages.push(
       role === "system"
         ? { role: "user", content, context: { kind: "system" } }
@@ -255,11 +289,34 @@ function messagesOf(
   return messages;
 }
 
-function startOf(session: KimiCliSession, options: ConversionOptions | undefined): number {
-  const recorded = session.info?.startTime;
-  if (recorded !== undefined && Number.isFinite(Date.parse(recorded))) return Date.parse(recorded);
+/** The meta txcript wrote on the first `_checkpoint` line that carries it. */
+export function txcriptMetaOf(session: KimiCliSession): TxcriptMeta {
+  for (const line of session.lines) {
+    if (line.value === undefined) continue;
+    const record = recordOf(line.value);
+    if (record.kind === "checkpoint" && record.txcript !== undefined) return record.txcript;
+  }
+  return {};
+}
+
+function validTime(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  return Number.isFinite(time) && time >= minimumTime && time <= maximumTime ? time : undefined;
+}
+
+/** The session's start: wire.jsonl's first time, else txcript's meta, else the caller's start time, else 1970. */
+function startOf(
+  session: KimiCliSession,
+  written: TxcriptMeta,
+  options: ConversionOptions | undefined,
+): number {
   const given = options?.startTime?.getTime();
-  return given !== undefined && Number.isFinite(given) ? given : 0;
+  return (
+    validTime(session.info?.startTime) ??
+    validTime(written.timestamp) ??
+    (given !== undefined && Number.isFinite(given) ? given : 0)
+  );
 }
 
 function stamped(messages: readonly Omit<Message, "timestamp">[], start: number): Message[] {
@@ -298,7 +355,10 @@ function subagentsOf(
       info: { ...(start === undefined ? {} : { startTime: start }) },
     };
     const found = messagesOf(inner, options);
-    const subagent: Subagent = { id: file.id, messages: stamped(found, startOf(inner, options)) };
+    const subagent: Subagent = {
+      id: file.id,
+      messages: stamped(found, startOf(inner, txcriptMetaOf(inner), options)),
+    };
     const toolUseId = file.toolUseId ?? launchingCall(parent, file.id);
     if (toolUseId !== undefined) subagent.toolUseId = toolUseId;
     if (file.description !== undefined && file.description !== "")
@@ -313,8 +373,14 @@ function subagentsOf(
 
 export function kimiCliToCommon(session: KimiCliSession, options?: KimiCliReadOptions): Transcript {
   const found = messagesOf(session, options);
-  const start = startOf(session, options);
-  const info = session.info ?? {};
+  const written = txcriptMetaOf(session);
+  const start = startOf(session, written, options);
+  // The directory's word wins: it is what Kimi CLI itself goes by.
+  const info = {
+    ...written,
+    id: written.sessionId === "" ? undefined : written.sessionId,
+    ...session.info,
+  };
   if (found.length > 0)
     warn(
       options,
@@ -323,7 +389,7 @@ export function kimiCliToCommon(session: KimiCliSession, options?: KimiCliReadOp
       "$.messages",
       found.length,
     );
-  if (found.length === 0 && session.lines.length > 0)
+  if (found.length === 0)
     warn(options, kimiCliLoss.noMessages, "the context file holds no message Kimi CLI restores");
   const meta: Transcript["meta"] = {
     id: info.id ?? unnamedSessionId,

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("@txcript/kimi-cli public API", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "KimiCliStore",
+      "defaultKimiRoot",
+      "isKimiSessionId",
+      "kimiCliCodec",
+      "kimiCliHarness",
+      "kimiCliLoss",
+      "kimiCliLosses",
+      "kimiCliNamespace",
+      "kimiCliProject",
+      "kimiResumeCommand",
+      "kimiSessionId",
+      "kimiWorkDirHash",
+      "loadKimiSession",
+    ]);
+  });
+});
