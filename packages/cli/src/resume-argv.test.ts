@@ -34,7 +34,16 @@ const resumable = harnessList().filter((harness) => harness.resumeCommand !== un
 describe("resume commands never pass an id as an option", () => {
   it("covers every harness that continues", () => {
     expect(resumable.map((harness) => harness.id).sort()).toEqual(
-      ["claude_code", "codex", "copilot_cli", "gemini_cli", "kimi_cli", "opencode", "pi", "qwen_code"].sort(),
+      [
+        "claude_code",
+        "codex",
+        "copilot_cli",
+        "gemini_cli",
+        "kimi_cli",
+        "opencode",
+        "pi",
+        "qwen_code",
+      ].sort(),
     );
   });
   for (const harness of resumable) {
