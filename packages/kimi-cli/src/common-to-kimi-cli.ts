@@ -14,7 +14,6 @@ import {
   type Message,
   stringifyJson,
   type Transcript,
-  toCanonical,
   warn,
   writtenJsonLine,
 } from "@txcript/core";
@@ -27,6 +26,7 @@ import {
   type KimiCliSession,
   txcriptKey,
 } from "./kimi-cli-schema.js";
+import { canonicalToKimiTool } from "./kimi-cli-tools.js";
 
 export interface KimiCliWriteOptions extends ConversionOptions {}
 
@@ -135,7 +135,7 @@ function messageLine(
   blocks.forEach((block, at) => {
     if (block.type === "tool_use") {
       callSeen = true;
-      const { name, input } = toCanonical(block.tool);
+      const { name, input } = canonicalToKimiTool(block.tool);
       calls.push({
         type: "function",
         id: block.id,

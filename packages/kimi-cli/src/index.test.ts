@@ -5,6 +5,7 @@ describe("@txcript/kimi-cli public API", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "KimiCliStore",
+      "canonicalToKimiTool",
       "defaultKimiRoot",
       "isKimiSessionId",
       "kimiCliCodec",
@@ -15,6 +16,7 @@ describe("@txcript/kimi-cli public API", () => {
       "kimiCliProject",
       "kimiResumeCommand",
       "kimiSessionId",
+      "kimiToolToCanonical",
       "kimiWorkDirHash",
       "loadKimiSession",
     ]);

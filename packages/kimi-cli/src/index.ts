@@ -25,3 +25,4 @@ export type {
 export type { KimiCliSaveOptions, KimiCliStoreOptions } from "./kimi-cli-store.js";
 export { KimiCliStore } from "./kimi-cli-store.js";
 export type { KimiCliReadOptions } from "./kimi-cli-to-common.js";
+export { canonicalToKimiTool, kimiToolToCanonical } from "./kimi-cli-tools.js";

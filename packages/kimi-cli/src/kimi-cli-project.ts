@@ -1,11 +1,21 @@
 // The Kimi CLI codec's normalization as code: what toCommon(fromCommon(c))
 // equals for a context file read alone, written from docs/formats/kimi-cli.md
-// ("What txcript writes" and "Losses"): no session id, start time or other
-// meta in the file; messages 1 ms apart from 1970-01-01; each message split
-// into kosong messages (parts before calls; each tool result a tool message)
-// and read back (tool messages in a row one user message of results, system
-// messages as context, compaction's message as a marker).
-import { type Block, type Message, stringifyJson, type Transcript } from "@txcript/core";
+// ("What txcript writes", "Tools" and "Losses"): the meta line keeps the id
+// (a UUID), start, cwd and title; messages 1 ms apart from the start; each
+// message split into kosong messages (parts before calls; each tool result a
+// tool message) and read back (tool messages in a row one user message of
+// results, system messages as context, compaction's message as a marker,
+// Raw calls through Kimi CLI's tool table).
+import {
+  type Block,
+  fromCanonical,
+  isJsonObject,
+  type Json,
+  type Message,
+  stringifyJson,
+  type Tool,
+  type Transcript,
+} from "@txcript/core";
 import { kimiSessionId } from "./kimi-cli-paths.js";
 
 /** Format page, "Records": the first text part of the message compaction writes. */
@@ -19,6 +29,69 @@ type Line =
   | { kind: "system-prompt"; text: string }
   | { kind: "message"; role: "user" | "assistant" | "system"; parts: Block[]; calls: Block[] }
   | { kind: "tool"; toolUseId: string; text: string };
+
+/**
+ * Format page, "Tools": Kimi CLI's tools with their canonical tool and the
+ * argument each key is. A typed tool reads back as itself (written in Kimi
+ * CLI's form only when that reads back as it); a Raw call is written as it is
+ * and read back through this table.
+ */
+const dialect: Record<string, [string, Record<string, string>]> = {
+  Shell: [
+    "Bash",
+    { command: "command", description: "description", run_in_background: "run_in_background" },
+  ],
+  ReadFile: ["Read", { path: "file_path", line_offset: "offset", n_lines: "limit" }],
+  WriteFile: ["Write", { path: "file_path", content: "content" }],
+  Glob: ["Glob", { pattern: "pattern", directory: "path" }],
+  FetchURL: ["WebFetch", { url: "url" }],
+  SearchWeb: ["WebSearch", { query: "query" }],
+  Agent: ["Task", { description: "description", prompt: "prompt", subagent_type: "subagent_type" }],
+};
+
+/** An object's keys renamed by `names`, or undefined when a key has no new name. */
+function rename(input: Json, names: Record<string, string>): Record<string, Json> | undefined {
+  if (!isJsonObject(input)) return undefined;
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (!Object.hasOwn(names, key)) return undefined;
+    out[names[key] as string] = value;
+  }
+  return out;
+}
+
+/** A call of Kimi CLI's as the reader sees it (format page, "Tools"). */
+function readCall(name: string, input: Json): Tool {
+  const raw: Tool = { name: "Raw", toolName: name, input };
+  const keep = (tool: Tool) => (tool.name === "Raw" ? raw : tool);
+  if (name === "StrReplaceFile") {
+    if (!isJsonObject(input) || !Object.hasOwn(input, "edit")) return raw;
+    const { edit, ...rest } = input;
+    if (Object.keys(rest).some((key) => key !== "path")) return raw;
+    const names = { old: "old_string", new: "new_string", replace_all: "replace_all" };
+    const file = Object.hasOwn(rest, "path") ? { file_path: rest.path as Json } : {};
+    if (Array.isArray(edit)) {
+      const edits = edit.map((item) => rename(item, names));
+      if (edits.some((item) => item === undefined)) return raw;
+      return keep(fromCanonical("MultiEdit", { ...file, edits: edits as Json[] }));
+    }
+    const one = rename(edit as Json, names);
+    return one === undefined ? raw : keep(fromCanonical("Edit", { ...file, ...one }));
+  }
+  const entry = Object.hasOwn(dialect, name) ? dialect[name] : undefined;
+  if (entry === undefined) return fromCanonical(name, input);
+  const renamed = rename(input, entry[1]);
+  if (renamed === undefined) return raw;
+  // A line_offset or n_lines below 1 (from the end of the file) is not Read's offset or limit.
+  if (
+    entry[0] === "Read" &&
+    ["offset", "limit"].some(
+      (key) => Object.hasOwn(renamed, key) && !((renamed[key] as number) >= 1),
+    )
+  )
+    return raw;
+  return keep(fromCanonical(entry[0], renamed));
+}
 
 function asPart(block: Block): Block {
   if (block.type === "compaction") return { type: "text", text: block.summary };
@@ -84,7 +157,15 @@ function messageLine(role: "user" | "assistant" | "system", blocks: Block[]): Li
     kind: "message",
     role,
     parts: blocks.filter((block) => block.type !== "tool_use").map(asPart),
-    calls: blocks.filter((block) => block.type === "tool_use"),
+    calls: blocks.flatMap((block) =>
+      block.type !== "tool_use"
+        ? []
+        : [
+            block.tool.name === "Raw"
+              ? { ...block, tool: readCall(block.tool.toolName, block.tool.input) }
+              : block,
+          ],
+    ),
   };
 }
 

@@ -9,7 +9,6 @@
 import {
   type Block,
   type ConversionOptions,
-  fromCanonical,
   type Json,
   type JsonObject,
   type Message,
@@ -29,6 +28,7 @@ import {
   recordOf,
   type TxcriptMeta,
 } from "./kimi-cli-schema.js";
+import { kimiToolToCanonical } from "./kimi-cli-tools.js";
 
 export interface KimiCliReadOptions extends ConversionOptions {}
 
@@ -144,7 +144,7 @@ function callBlocks(
         options,
         `${where}.tool_calls[${index}].id`,
       ),
-      tool: fromCanonical(
+      tool: kimiToolToCanonical(
         ownValue(body, "name") as string,
         argumentsOf(
           ownValue(body, "arguments"),
