@@ -171,7 +171,7 @@ describe("KimiCliStore", () => {
     context(root, "/b", "s1", oneMessage);
     await expect(store.load("s1")).rejects.toMatchObject({ code: "AMBIGUOUS" });
   });
-  it("lists no empty session, as Kimi CLI lists none, and names the skip", async () => {
+  it("lists no empty session, as Kimi CLI lists none, and reports none as unreadable", async () => {
     const root = tempRoot();
     context(root, "/a", "empty", "");
     context(root, "/a", "bookkeeping", '{"role": "_checkpoint", "id": 0}\n');
@@ -180,7 +180,15 @@ describe("KimiCliStore", () => {
     expect((await listAll(new KimiCliStore({ root }), skipped)).map((entry) => entry.id)).toEqual([
       "real",
     ]);
-    expect(skipped).toHaveLength(2);
+    expect(skipped).toEqual([]);
+    // Control: a context file with a line that is not JSON is listed (as Kimi CLI lists it), and its load names the line.
+    context(root, "/a", "broken", "{not json\n");
+    const store = new KimiCliStore({ root });
+    expect((await listAll(store)).map((entry) => entry.id).sort()).toEqual(["broken", "real"]);
+    await expect(store.load("broken")).rejects.toMatchObject({
+      code: "INVALID_JSON",
+      location: { line: 1 },
+    });
   });
   it("follows no link out of the store and reads no FIFO", async () => {
     const root = tempRoot();

@@ -57,13 +57,18 @@ function oneLine(text: string, max = 100): string {
 }
 
 /** What a context file's head says: whether it holds a message, and the first prompt's text. */
-function readHeadLines(text: string): { message: boolean; title?: string } {
-  const head: { message: boolean; title?: string } = { message: false };
+function readHeadLines(text: string): { message: boolean; broken: boolean; title?: string } {
+  const head: { message: boolean; broken: boolean; title?: string } = {
+    message: false,
+    broken: false,
+  };
   for (const line of text.split("\n")) {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
+      // Kimi CLI lists a file with a line it cannot parse (is_empty says "not empty"); so does txcript, and load names the line.
+      if (line.trim() !== "") head.broken = true;
       continue;
     }
     if (!isJsonObject(value)) continue;
@@ -124,21 +129,14 @@ export class KimiCliStore implements Store<KimiCliSession> {
       const { file } = candidate;
       try {
         const stat = await fs.lstat(file);
-        if (stat.size === 0) {
-          onSkip?.({ path: file, reason: "an empty context file (Kimi CLI does not list it)" });
-          continue;
-        }
+        // An empty session (Kimi CLI makes one at every start and lists none) is not a session to report.
+        if (stat.size === 0) continue;
         const text = await readHead(file, headBytes);
         const head = readHeadLines(text);
         // A first line longer than the head (a long system prompt) cannot be read from it: listed without a title.
         const cut = stat.size > text.length;
-        if (!head.message && !cut) {
-          onSkip?.({
-            path: file,
-            reason: "no message Kimi CLI restores (it does not list the session)",
-          });
-          continue;
-        }
+        // Only bookkeeping lines: Kimi CLI lists no such session, and it is nothing to report.
+        if (!head.message && !head.broken && !cut) continue;
         const found: Discovered = {
           harness,
           id: candidate.id,
