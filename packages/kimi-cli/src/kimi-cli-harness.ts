@@ -6,7 +6,7 @@
 import type { HarnessDefinition } from "@txcript/core";
 import { commonToKimiCli } from "./common-to-kimi-cli.js";
 import { kimiCliCodec } from "./kimi-cli-codec.js";
-import { loadKimiSession } from "./kimi-cli-load.js";
+import { loadKimiSession, sessionOfSubagentFile } from "./kimi-cli-load.js";
 import { kimiResumeCommand } from "./kimi-cli-paths.js";
 import { kimiCliProject } from "./kimi-cli-project.js";
 import type { KimiCliSession } from "./kimi-cli-schema.js";
@@ -33,5 +33,6 @@ export const kimiCliHarness: HarnessDefinition<KimiCliSession> = {
   store: (environment, root) =>
     new KimiCliStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   loadFile: (file, context) => loadKimiSession(file, context),
+  sideFileOf: (file) => sessionOfSubagentFile(file),
   resumeCommand: (id) => kimiResumeCommand(id),
 };

@@ -180,6 +180,20 @@ async function rotatedFiles(sessionDirectory: string): Promise<string[]> {
   return names.filter((name) => /^context_\d+\.jsonl$/.test(name)).sort();
 }
 
+/** The session context file whose subagent instance's context file is `file` (`<session>/subagents/<agent id>/context.jsonl`). */
+export async function sessionOfSubagentFile(file: string): Promise<string | undefined> {
+  const absolute = path.resolve(file);
+  if (path.basename(absolute) !== "context.jsonl") return undefined;
+  const subagents = path.dirname(path.dirname(absolute));
+  if (path.basename(subagents) !== "subagents") return undefined;
+  const parent = path.join(path.dirname(subagents), "context.jsonl");
+  try {
+    return (await fs.lstat(parent)).isFile() ? parent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The session whose context file is `file`, with what its directory and store say of it. */
 export async function loadKimiSession(file: string, context: LoadContext): Promise<KimiCliSession> {
   const text = context.text ?? (await loadText(file, context, harness));

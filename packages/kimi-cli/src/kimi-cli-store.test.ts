@@ -283,6 +283,18 @@ describe("KimiCliStore", () => {
     });
     expect(none).toEqual([]);
   });
+  it("a subagent's context file is a side file of its session's", async () => {
+    const store = path.join(
+      path.dirname(new URL(import.meta.url).pathname),
+      "../../../fixtures/kimi-cli/store/sessions/b216f7884bab85e7e338b6168f52c09d/4d0f3a5e-1c2b-4e8f-9a6d-7b5c3e1f2a90",
+    );
+    expect(
+      await kimiCliHarness.sideFileOf?.(path.join(store, "subagents/a1b2c3d4/context.jsonl")),
+    ).toBe(path.join(store, "context.jsonl"));
+    // Controls: the session's own file and a rotated one are no side files.
+    expect(await kimiCliHarness.sideFileOf?.(path.join(store, "context.jsonl"))).toBeUndefined();
+    expect(await kimiCliHarness.sideFileOf?.(path.join(store, "context_1.jsonl"))).toBeUndefined();
+  });
   it("resumes with the id in the same word as the flag", () => {
     expect(kimiCliHarness.resumeCommand?.("4d0f3a5e-1c2b-4e8f-9a6d-7b5c3e1f2a90")).toEqual([
       "kimi",
