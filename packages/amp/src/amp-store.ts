@@ -6,7 +6,6 @@
 // archives.
 import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   assertInside,
@@ -22,6 +21,7 @@ import { ampCodec } from "./amp-codec.js";
 import { assertSafeThreadId, isAmpThreadId } from "./amp-ids.js";
 import { scanThreadStart, type ThreadHead } from "./amp-scan.js";
 import type { AmpThread } from "./amp-schema.js";
+import { ampThreadsDir } from "./amp-store-root.js";
 
 export interface AmpStoreOptions {
   /** The threads directory; default `AmpStore.defaultRoot(env)`. */
@@ -106,10 +106,6 @@ function probe(file: string): Probe {
   }
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
 function symbolicLink(file: string, action: "read" | "delete"): TxcriptError {
   return new TxcriptError("UNSAFE_PATH", `refusing to ${action} a thread through a symbolic link`, {
     harness: "amp",
@@ -141,14 +137,7 @@ export class AmpStore implements Store<AmpThread> {
     env: NodeJS.ProcessEnv = process.env,
     platform: NodeJS.Platform = process.platform,
   ): string {
-    const explicit = nonEmpty(env.AMP_THREADS_DIR);
-    if (explicit !== undefined) return path.resolve(explicit);
-    const xdg = nonEmpty(env.XDG_DATA_HOME);
-    if (platform !== "win32" && xdg !== undefined && path.isAbsolute(xdg))
-      return path.join(xdg, "amp", "threads");
-    const home =
-      nonEmpty(platform === "win32" ? (env.USERPROFILE ?? env.HOME) : env.HOME) ?? os.homedir();
-    return path.join(home, ".local", "share", "amp", "threads");
+    return ampThreadsDir(env, platform);
   }
 
   /** The file of thread `id`, after the id passed the path-safety check. */

@@ -12,6 +12,7 @@ import { claudeCodeWriteStream } from "./claude-code-stream-write.js";
 import {
   hasSubagentDirectory,
   loadClaudeCodeFile,
+  readsAloneKey,
   sessionFileOfSubagent,
 } from "./claude-code-subagent-files.js";
 import { claudeCodeProgramCheck } from "./claude-code-verify.js";
@@ -28,8 +29,10 @@ export const claudeCodeHarness: HarnessDefinition<ClaudeCodeSession> = {
     for (const line of commonToClaudeCodeLines(transcript, options)) yield `${line}\n`;
   },
   loadFile: loadClaudeCodeFile,
-  // A file with subagent files beside it is read with them, never line by line alone.
-  readsAlone: async (file) => ((await hasSubagentDirectory(file)) ? undefined : {}),
+  // A file with subagent files beside it is read with them, never line by line alone; a lone
+  // one names the subagents it lacks, as its load does.
+  readsAlone: async (file) =>
+    (await hasSubagentDirectory(file)) ? undefined : { [readsAloneKey]: true },
   sideFileOf: async (file) => sessionFileOfSubagent(file),
   readStream: claudeCodeReadStream,
   writeStream: claudeCodeWriteStream,

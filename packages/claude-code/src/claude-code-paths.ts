@@ -1,10 +1,6 @@
-// Where Claude Code keeps sessions and how it names them: the config root
-// (CLAUDE_CONFIG_DIR, else ~/.claude), the munged project directory of a
-// cwd, the session id a foreign id maps to, and the resume command the CLI
-// launches. Pure functions; no file system access.
-import * as os from "node:os";
-import * as path from "node:path";
 import { isUuid, uuidV5 } from "@txcript/core";
+
+export { defaultClaudeProjectsRoot } from "./claude-code-store-root.js";
 
 /** Namespace of every UUID this package derives (v5), fixed forever. */
 export const claudeCodeNamespace = "5b0e3c1e-6f57-4a8e-9d1c-7c1a0d2e4f31";
@@ -41,14 +37,6 @@ export function mungeClaudeProjectDir(cwd: string): string {
 export function claudeSessionId(foreignId: string): string {
   if (isUuid(foreignId)) return foreignId.toLowerCase();
   return uuidV5(`session:${foreignId}`, claudeCodeNamespace);
-}
-
-/** The `projects` directory: `$CLAUDE_CONFIG_DIR/projects` when set, else `~/.claude/projects`. */
-export function defaultClaudeProjectsRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.CLAUDE_CONFIG_DIR;
-  if (configured !== undefined && configured !== "") return path.join(configured, "projects");
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  return path.join(home, ".claude", "projects");
 }
 
 /** How to resume a session in Claude Code: run `argv` in the session's cwd. */

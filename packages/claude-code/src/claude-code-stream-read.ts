@@ -31,11 +31,13 @@ import {
   ownValue,
   readTimestamp,
   type StreamPart,
+  warn,
 } from "@txcript/core";
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { ConversationReader, epoch } from "./claude-code-read.js";
 import { type ClaudeCodeLine, objectAt, parseSessionLine, stringAt } from "./claude-code-schema.js";
 import { CompactLines } from "./claude-code-stream-select.js";
+import { missingSubagentMessage, readsAloneKey } from "./claude-code-subagent-files.js";
 import { readSubagents, spawningTools } from "./claude-code-subagents-read.js";
 import { type IndexedLine, type Sidechain, selectSidechains } from "./claude-code-thread.js";
 import { lineageKey } from "./claude-code-written.js";
@@ -150,10 +152,15 @@ export function* claudeCodeReadStream(
   // Sidechain lines with a uuid, and main lines that may link a subagent, by file index.
   const held = new Map<number, JsonObject>();
   const linking: IndexedLine[] = [];
+  // As missingSubagents: agentIds a main line's Task result names, and those sidechain lines hold.
+  const lone = options[readsAloneKey] === true;
+  const named = new Set<string>();
+  const heldAgents = new Set<string>();
   for (const [index, value] of parsedLines(lines, options)) {
     facts.read(value);
     compact.add(index, value);
     count = index + 1;
+    if (lone) noteAgents(value, named, heldAgents);
     if (stringAt(value, "uuid") !== undefined && ownValue(value, "isSidechain") === true)
       held.set(index, value);
     else if (linksSubagent(value)) linking.push({ index, value });
@@ -260,4 +267,23 @@ export function* claudeCodeReadStream(
   if (sessionId === undefined || sessionId === "")
     tally.add(claudeCodeLoss.missingSessionId, "the session names no sessionId");
   tally.flush(options);
+  // What loadFile names of a lone file (reportMissingSubagents), named here as it is there.
+  for (const agentId of named)
+    if (!heldAgents.has(agentId))
+      warn(
+        options,
+        claudeCodeLoss.subagentFileMissing,
+        missingSubagentMessage(agentId, options.file),
+      );
+}
+
+/** A line's part in missingSubagents: a sidechain line's own agentId, or the agentId a Task result names. */
+function noteAgents(value: JsonObject, named: Set<string>, held: Set<string>): void {
+  const own = stringAt(value, "agentId");
+  if (value.isSidechain === true && own !== undefined) {
+    held.add(own);
+    return;
+  }
+  const agentId = stringAt(objectAt(value, "toolUseResult"), "agentId");
+  if (agentId !== undefined) named.add(agentId);
 }

@@ -118,12 +118,20 @@ export function reportMissingSubagents(
   options: ConversionOptions | undefined,
 ): void {
   for (const agentId of missingSubagents(session))
-    warn(
-      options,
-      claudeCodeLoss.subagentFileMissing,
-      `subagent ${agentId} is named by a Task result but its file subagents/agent-${agentId}.jsonl is not beside ${file === undefined ? "the session" : path.basename(file)}: its conversation is left out`,
-    );
+    warn(options, claudeCodeLoss.subagentFileMissing, missingSubagentMessage(agentId, file));
 }
+
+/** The warning's text for a subagent whose file is not beside `file`. */
+export function missingSubagentMessage(agentId: string, file: unknown): string {
+  const beside = typeof file === "string" ? path.basename(file) : "the session";
+  return `subagent ${agentId} is named by a Task result but its file subagents/agent-${agentId}.jsonl is not beside ${beside}: its conversation is left out`;
+}
+
+/**
+ * The read option `readsAlone` gives a file with no subagent directory beside it: read line by
+ * line, it names each subagent its Task results name and it does not hold, as its load does.
+ */
+export const readsAloneKey = "claudeCodeLoneFile";
 
 /**
  * The session whose file is `file`, with its 2.x subagent files from

@@ -22,11 +22,9 @@ import {
   type Message,
   makeDirectoryInside,
   readFileLines,
-  readHead,
   type StreamPart,
   type Subagent,
   type Transcript,
-  TxcriptError,
   type Warning,
   WarningCollector,
   writeFileAtomic,
@@ -34,17 +32,17 @@ import {
 import { integerOption, type Values } from "./args.js";
 import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
 import { compactionsAsText, fullNote, type Plan, withNote } from "./continue-plan.js";
-import { detectHarness, type Harness } from "./harnesses.js";
+import type { Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
-import { maxInputBytes, tooLarge } from "./limits.js";
+import { maxInputBytes } from "./limits.js";
 import { onLeg, type ReportSettings } from "./losses.js";
 import { note } from "./output.js";
 import { bigInputStatus } from "./progress.js";
 import { copyBounds, type Range, ToolPairs } from "./range.js";
 import { redactedReaderIfAsked } from "./redaction.js";
 import { locate, withFile, withFileEach } from "./report.js";
-import { readsAloneOptions, sideFilesReason, streamMinBytes } from "./stream-convert.js";
+import { lineByLineSource } from "./stream-convert.js";
 
 export interface StreamedCopy {
   input: Input;
@@ -55,20 +53,6 @@ export interface StreamedCopy {
   plan: Plan;
 }
 
-function whyNot(harness: Harness): string | undefined {
-  if (harness.readStream === undefined)
-    return `${harness.id} is read as one document, not line by line`;
-  return undefined;
-}
-
-function refuse(located: Located & { kind: "file" }, limit: number, reason: string): TxcriptError {
-  const refusal = tooLarge(located.shown, limit, located.size);
-  return new TxcriptError(refusal.code, refusal.message, {
-    location: refusal.location,
-    hint: `${refusal.hint}; it cannot stream: ${reason}`,
-  });
-}
-
 /**
  * The copy's source read as a stream, when it streams (see the module
  * comment); undefined for the whole path. `directoryFor` is continue's
@@ -76,7 +60,7 @@ function refuse(located: Located & { kind: "file" }, limit: number, reason: stri
  */
 export async function streamedCopy(
   io: Io,
-  located: Located,
+  given: Located,
   options: {
     values: Values;
     settings: ReportSettings;
@@ -86,17 +70,12 @@ export async function streamedCopy(
     directoryFor: (cwd: string | undefined) => Promise<string>;
   },
 ): Promise<StreamedCopy | undefined> {
-  if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
+  // The copy is written from the whole fitted transcript: only the read is line by line.
+  const source = await lineByLineSource(given, io, () => undefined);
+  if (source === undefined) return undefined;
+  const { harness, alone, located } = source;
   const { values, settings, target } = options;
   const limit = maxInputBytes(io.env);
-  const harness =
-    located.forced ?? detectHarness(await readHead(located.path, 65_536), located.shown);
-  const alone = whyNot(harness) === undefined ? await readsAloneOptions(harness, located, io) : {};
-  const reason = whyNot(harness) ?? (alone === undefined ? sideFilesReason(harness) : undefined);
-  if (reason !== undefined || alone === undefined) {
-    if (located.size > limit) throw refuse(located, limit, reason ?? sideFilesReason(harness));
-    return undefined;
-  }
   const full = values.full === true;
   const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
   const read: CodecOptions = {

@@ -182,13 +182,13 @@ export function createServer(io: Io, version: string): McpServer {
     {
       title: "List coding-agent sessions",
       description:
-        "Lists the sessions stored on this machine by every coding agent txcript reads (Claude Code, Codex, pi, OpenCode, Gemini CLI, Amp), newest first, as JSON: harness, id, title, cwd, updatedAt, messageCount. Use it to find a session by recency or project directory; use search_sessions to find one by what was said.",
+        "Lists the sessions stored on this machine by every coding agent txcript reads (Claude Code, Codex, pi, OpenCode, Gemini CLI, Copilot CLI, Qwen Code, Cursor CLI, Amp), newest first, as JSON: harness, id, title, cwd, updatedAt, messageCount. Use it to find a session by recency or project directory; use search_sessions to find one by what was said.",
       inputSchema: {
         from: z
           .string()
           .optional()
           .describe(
-            "only this harness (claude_code, codex, pi, opencode, gemini_cli, copilot_cli, qwen_code, kimi_cli, amp)",
+            "only this harness (claude_code, codex, pi, opencode, gemini_cli, copilot_cli, qwen_code, cursor_cli, kimi_cli, amp)",
           ),
         cwd: z.string().optional().describe("only sessions recorded in this absolute directory"),
         limit: z

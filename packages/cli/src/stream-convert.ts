@@ -42,16 +42,14 @@ export interface StreamSource {
   alone: CodecOptions;
 }
 
-/** Why `from → to` cannot stream, or undefined when it can. */
 /** How `to` writes from parts: its own writeStream, or core's for the Common document. */
 function streamWriter(to: Harness): Harness["writeStream"] {
   return to.writeStream ?? (to.id === "common" ? commonWriteStream : undefined);
 }
 
-function whyNot(from: Harness, to: Harness): string | undefined {
-  if (from.readStream === undefined) return `${from.id} is read as one document, not line by line`;
-  if (streamWriter(to) === undefined) return `${to.id} is written from the whole session`;
-  return undefined;
+/** Why `to` cannot be written line by line, or undefined when it can. */
+function notWrittenFromParts(to: Harness): string | undefined {
+  return streamWriter(to) === undefined ? `${to.id} is written from the whole session` : undefined;
 }
 
 /**
@@ -76,35 +74,61 @@ export function sideFilesReason(harness: Harness): string {
   return `its ${harness.id} load reads files beside it (subagents)`;
 }
 
+/** Why a harness's sessions are not read line by line at all (no readStream). */
+export function notLineByLine(harness: Harness): string | undefined {
+  return harness.readStream === undefined
+    ? `${harness.id} is read as one document, not line by line`
+    : undefined;
+}
+
 /**
- * The streaming source for a located input, when it streams; undefined for
- * the whole path. A file past the input limit that cannot stream is refused
- * here, saying why.
+ * The one decision of every streaming path (convert, continue): whether a
+ * located input is read line by line — a file of TXCRIPT_STREAM_MIN_BYTES or
+ * more whose harness reads line by line, whose load reads that file alone,
+ * and for which `reasonFor` (the caller's own reasons: its target) has
+ * none. Then its harness, head and read-alone options; else undefined for
+ * the whole path, and past the input limit a refusal saying why it cannot
+ * stream.
  */
-export async function streamSource(
+export async function lineByLineSource(
   located: Located,
   io: Io,
-  to: Harness,
-  toFile: boolean,
+  reasonFor: (harness: Harness) => string | undefined,
 ): Promise<StreamSource | undefined> {
   if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
   const head = await readHead(located.path, headBytes);
   const harness = located.forced ?? detectHarness(head, located.shown);
-  const alone = await readsAloneOptions(harness, located, io);
-  const reason =
-    whyNot(harness, to) ??
-    (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout") ??
-    (alone === undefined ? sideFilesReason(harness) : undefined);
+  const reason = notLineByLine(harness) ?? reasonFor(harness);
+  const alone = reason === undefined ? await readsAloneOptions(harness, located, io) : undefined;
   if (reason === undefined && alone !== undefined) return { located, harness, head, alone };
   const limit = maxInputBytes(io.env);
   if (located.size > limit) {
     const refusal = tooLarge(located.shown, limit, located.size);
     throw new TxcriptError(refusal.code, refusal.message, {
       location: refusal.location,
-      hint: `${refusal.hint}; it cannot stream: ${reason}`,
+      hint: `${refusal.hint}; it cannot stream: ${reason ?? sideFilesReason(harness)}`,
     });
   }
   return undefined;
+}
+
+/**
+ * The streaming source for a located input, when it converts line by line
+ * into `to` (lineByLineSource); undefined for the whole path.
+ */
+export function streamSource(
+  located: Located,
+  io: Io,
+  to: Harness,
+  toFile: boolean,
+): Promise<StreamSource | undefined> {
+  return lineByLineSource(
+    located,
+    io,
+    () =>
+      notWrittenFromParts(to) ??
+      (toFile ? undefined : "streaming writes to a file (-o FILE), not stdout"),
+  );
 }
 
 /** What `--json` and the loss report say the input was. */

@@ -651,6 +651,69 @@ describe("one road: txcript export reads a session as its harness loads it", () 
     expect(missingCalls(native, alone).length).toBe(native.size);
   });
 
+  it("a lone Gemini CLI recording names the subagent recording it cannot find, whole or line by line", async () => {
+    const item = geminiStoreCase(
+      "gemini store",
+      "aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b",
+      "tmp/shop/chats/session-2026-05-11T09-00-aa11bb22.jsonl",
+    );
+    const placed = await item.place(home.home);
+    const lone = path.join(home.work, "lone-gemini.jsonl");
+    await fs.copyFile(placed.file, lone);
+    const missing = async (file: string, out: string, env: Record<string, string> = {}) => {
+      const result = await txcript(
+        home,
+        ["convert", file, "--to", "codex", "-o", out, "--json", "--quiet", "--force"],
+        { env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      return (
+        JSON.parse(result.stdout) as { losses: { code: string; count: number }[] }
+      ).losses.find((loss) => loss.code === "gemini_cli.subagent-missing")?.count;
+    };
+    expect(await missing(lone, "g-whole.jsonl")).toBe(1);
+    // Past the input limit only the streaming path reads it.
+    const long = { TXCRIPT_STREAM_MIN_BYTES: "1", TXCRIPT_MAX_INPUT_BYTES: "100" };
+    expect(await missing(lone, "g-streamed.jsonl", long)).toBe(1);
+    // The control: in the store's layout its subagent recording is there.
+    expect(await missing(placed.file, "g-stored.jsonl")).toBeUndefined();
+    // In the layout, with the subagent recording gone, the store's load names it.
+    const chats = path.dirname(placed.file);
+    await fs.rm(path.join(chats, "aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b"), { recursive: true });
+    expect(await missing(placed.file, "g-removed.jsonl")).toBe(1);
+  });
+
+  it("a lone 2.x file read line by line names each subagent file it cannot find, as its load does", async () => {
+    const item = generatedClaude(8, [2, 1, 3]);
+    const placed = await item.place(home.home);
+    const lone = path.join(home.work, "lone-streamed.jsonl");
+    await fs.copyFile(placed.file, lone);
+    const lossesOf = async (env: Record<string, string>, out: string) => {
+      const result = await txcript(
+        home,
+        ["convert", lone, "--to", "codex", "-o", out, "--json", "--quiet"],
+        { env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { losses: { code: string; count: number }[] }).losses;
+    };
+    const missing = (losses: { code: string; count: number }[]) =>
+      losses.find((loss) => loss.code === "claude_code.subagent-file-missing")?.count;
+    // Past the input limit, only the streaming path can read it: three subagents named, none held.
+    const streamed = await lossesOf(
+      { TXCRIPT_STREAM_MIN_BYTES: "1", TXCRIPT_MAX_INPUT_BYTES: "100" },
+      "streamed.jsonl",
+    );
+    const whole = await lossesOf({}, "whole.jsonl");
+    expect(missing(whole)).toBe(3);
+    expect(missing(streamed)).toBe(3);
+    // The control: in the store's layout the subagent files are there (whole path), nothing missing.
+    const inStore = await txcript(home, ["export", placed.file, "--json", "-o", "in-store.json"]);
+    const stored = (JSON.parse(inStore.stdout) as { losses: { code: string; count: number }[] })
+      .losses;
+    expect(missing(stored)).toBeUndefined();
+  });
+
   it("continue carries subagents: written where the target holds them, and in the archive", async () => {
     const item = generatedClaude(5, [4, 3]);
     const placed = await item.place(home.home);

@@ -82,6 +82,13 @@ async function stock(): Promise<Map<string, number>> {
   const saved = new Map<string, number>();
   for (const { harness, store } of defaultRegistry.stores(home.env)) {
     const directory = path.join(fixturesRoot, harnessDirectory(harness.id));
+    if (harness.id === "cursor_cli") {
+      // A read-only store (txcript never writes one): stocked with the fixture stores, copied in.
+      await fs.cp(path.join(directory, "store"), store.root, { recursive: true });
+      for await (const _ of store.discover())
+        saved.set(harness.id, (saved.get(harness.id) ?? 0) + 1);
+      continue;
+    }
     const names = await fs.readdir(directory).catch(() => [] as string[]);
     const natives: unknown[] = [];
     for (const name of names.sort()) {

@@ -3,17 +3,10 @@
 // local time, the UUIDv7 a foreign session id maps to, and the resume
 // command. Pure functions; no file system access.
 import { createHash } from "node:crypto";
-import * as os from "node:os";
 import * as path from "node:path";
 import { isUuid } from "@txcript/core";
 
-/** `$CODEX_HOME` when set, else `~/.codex`. */
-export function defaultCodexHome(env: Record<string, string | undefined> = process.env): string {
-  const configured = env.CODEX_HOME;
-  if (configured !== undefined && configured !== "") return configured;
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  return path.join(home, ".codex");
-}
+export { defaultCodexHome } from "./codex-store-root.js";
 
 function hex(value: number, digits: number): string {
   return value.toString(16).padStart(digits, "0");

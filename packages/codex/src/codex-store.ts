@@ -39,6 +39,7 @@ import {
   readRolloutFile,
   tailBytes,
 } from "./codex-store-reads.js";
+import { codexSessionPaths } from "./codex-store-root.js";
 import { parentThreadOf } from "./codex-subagents.js";
 
 export interface CodexStoreOptions {
@@ -77,7 +78,7 @@ export class CodexStore implements Store<CodexRollout> {
   /** The Codex home: sessions live under `<root>/sessions`. */
   readonly root: string;
   /** What discover reads: the rollouts, archived or not, and the thread names (not logs or history). */
-  readonly sessionPaths = ["sessions/**", "archived_sessions/**", "session_index.jsonl"] as const;
+  readonly sessionPaths = codexSessionPaths;
 
   /** `$CODEX_HOME` when set, else `~/.codex`. */
   static defaultRoot(env: Record<string, string | undefined> = process.env): string {

@@ -25,6 +25,7 @@ import {
 import { copilotCliCodec } from "./copilot-cli-codec.js";
 import { defaultCopilotRoot, isCopilotSessionId } from "./copilot-cli-paths.js";
 import { type CopilotCliSession, harness } from "./copilot-cli-schema.js";
+import { copilotSessionPaths } from "./copilot-cli-store-root.js";
 
 export interface CopilotCliStoreOptions {
   /** The `.copilot` directory; defaults to CopilotCliStore.defaultRoot(env). */
@@ -79,7 +80,7 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
   readonly harness = harness;
   readonly root: string;
   /** The event logs only: not the logs, settings, session-store.db or each session's workspace files. */
-  readonly sessionPaths = ["session-state/*", "session-state/*/events.jsonl"] as const;
+  readonly sessionPaths = copilotSessionPaths;
 
   /** `$COPILOT_HOME` when set, else `~/.copilot`. */
   static defaultRoot(env: Environment = process.env): string {

@@ -12,6 +12,7 @@ import {
   geminiRootOf,
   readRecording,
   recordingOfSubagent,
+  reportMissingSubagents,
   subagentRecordings,
 } from "./gemini-cli-load.js";
 import { geminiResumeCommand } from "./gemini-cli-paths.js";
@@ -36,6 +37,7 @@ export const geminiCliHarness: HarnessDefinition<GeminiCliSession> = {
     if (root !== undefined) return new GeminiCliStore({ root }).loadFile(file, context);
     const session = await readRecording(file, context);
     const subagents = await subagentRecordings(file, session, context);
+    reportMissingSubagents(session, subagents, file, context);
     return subagents.length === 0 ? session : { ...session, subagents };
   },
   readsAlone: (file, context) =>

@@ -6,8 +6,17 @@
 // its project root from that store.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { type LoadContext, loadText, readHead } from "@txcript/core";
+import {
+  type JsonObject,
+  type LoadContext,
+  loadText,
+  ownValue,
+  readHead,
+  stringAt,
+  warn,
+} from "@txcript/core";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
+import { geminiCliLoss } from "./gemini-cli-losses.js";
 import { isGeminiSessionId } from "./gemini-cli-paths.js";
 import { replay } from "./gemini-cli-records.js";
 import { type GeminiCliSession, type GeminiCliSubagentFile, harness } from "./gemini-cli-schema.js";
@@ -92,9 +101,9 @@ export async function geminiReadsAlone(
     const directory = path.join(path.dirname(file), id);
     if ((await fs.lstat(directory).catch(() => undefined)) !== undefined) return undefined;
   }
-  if (geminiRootOf(file) === undefined) return {};
+  if (geminiRootOf(file) === undefined) return { [geminiLoneFileKey]: true };
   const cwd = await projectRoot();
-  return cwd === undefined ? {} : { cwd };
+  return { [geminiLoneFileKey]: true, ...(cwd === undefined ? {} : { cwd }) };
 }
 
 /** The recording `chats/session-…-<first 8 of id>.json(l)` whose subagent recording `chats/<id>/…` is `file`. */
@@ -112,4 +121,53 @@ export async function recordingOfSubagent(file: string): Promise<string | undefi
         entry.includes(parent.slice(0, 8)),
     );
   return name === undefined ? undefined : path.join(chats, name);
+}
+
+/** The read option geminiReadsAlone gives a recording with no subagent directory beside it. */
+export const geminiLoneFileKey = "geminiLoneFile";
+
+/** The subagents a kept message record's tool calls name (`toolCalls[].agentId` of a gemini record). */
+export function agentIdsOf(record: JsonObject): string[] {
+  if (ownValue(record, "type") !== "gemini") return [];
+  const calls = ownValue(record, "toolCalls");
+  if (!Array.isArray(calls)) return [];
+  const out: string[] = [];
+  for (const call of calls) {
+    if (call === null || typeof call !== "object" || Array.isArray(call)) continue;
+    const agentId = stringAt(call as JsonObject, "agentId");
+    if (agentId !== undefined && agentId !== "") out.push(agentId);
+  }
+  return out;
+}
+
+/** Names each subagent in `named` that `held` lacks as gemini_cli.subagent-missing. */
+export function warnMissingSubagents(
+  named: Iterable<string>,
+  held: ReadonlySet<string>,
+  file: unknown,
+  options: { onWarning?: LoadContext["onWarning"] } | undefined,
+): void {
+  const where = typeof file === "string" ? path.basename(file) : "the recording";
+  const reported = new Set<string>();
+  for (const agentId of named) {
+    if (held.has(agentId) || reported.has(agentId)) continue;
+    reported.add(agentId);
+    warn(
+      options?.onWarning === undefined ? undefined : { onWarning: options.onWarning },
+      geminiCliLoss.subagentMissing,
+      `subagent ${agentId} is named by a tool call but no recording of it is in chats/<session id>/ beside ${where}: its conversation is left out`,
+    );
+  }
+}
+
+/** What a load names of the subagents the recording's calls name and `subagents` does not hold. */
+export function reportMissingSubagents(
+  session: GeminiCliSession,
+  subagents: readonly GeminiCliSubagentFile[],
+  file: string,
+  context: Partial<LoadContext>,
+): void {
+  if (context.onWarning === undefined) return;
+  const named = replay(session).messages.flatMap(({ record }) => agentIdsOf(record));
+  warnMissingSubagents(named, new Set(subagents.map((subagent) => subagent.id)), file, context);
 }

@@ -111,6 +111,11 @@ export const geminiCliLoss = {
     "degraded",
     "Subagent conversations are written as their own recordings under chats/<session id>/ (the store saves and loads them), not in the session file; the link to the spawning call is not kept.",
   ),
+  subagentMissing: loss(
+    "gemini_cli.subagent-missing",
+    "unsupported",
+    "A tool call names a subagent (`toolCalls[].agentId`) whose recording is not in chats/<session id>/ beside the file read (a lone recording, or one whose subagent recording was removed): that subagent's conversation is left out. Named by the load, and by the line-by-line reader of a lone recording.",
+  ),
   cost: loss(
     "gemini_cli.cost",
     "unsupported",

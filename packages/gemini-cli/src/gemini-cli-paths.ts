@@ -4,22 +4,13 @@
 // `tmp/<sha256 of the project root>/`), files `session-<minute>-<id8>.jsonl`.
 // Also the session id rule a writer keeps to and the resume command.
 import { createHash } from "node:crypto";
-import * as os from "node:os";
 import * as path from "node:path";
 import { uuidV5 } from "@txcript/core";
 
+export { defaultGeminiRoot } from "./gemini-cli-store-root.js";
+
 /** The namespace of the UUIDs this package derives (session and message ids). */
 export const geminiCliNamespace = "5d0c7f3e-4a0b-5b55-9f3c-6e1f2a8b9c41";
-
-/** `$GEMINI_CLI_HOME/.gemini`, else `<home>/.gemini`. */
-export function defaultGeminiRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.GEMINI_CLI_HOME;
-  const home =
-    configured !== undefined && configured !== ""
-      ? configured
-      : env.HOME || env.USERPROFILE || os.homedir();
-  return path.join(home, ".gemini");
-}
 
 /** The project hash Gemini CLI writes (and named directories by up to 0.28): sha256 of the root, hex. */
 export function geminiProjectHash(projectRoot: string): string {

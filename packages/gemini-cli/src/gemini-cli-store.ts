@@ -22,12 +22,13 @@ import {
   unsafeIdError,
 } from "@txcript/core";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
-import { readRecording, subagentRecordings } from "./gemini-cli-load.js";
+import { readRecording, reportMissingSubagents, subagentRecordings } from "./gemini-cli-load.js";
 import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
 import { hasResumableContent, type Peek, peekRecording } from "./gemini-cli-peek.js";
 import { projectRootOf, readProjects, registerGeminiProject } from "./gemini-cli-projects.js";
 import { replay } from "./gemini-cli-records.js";
 import { type GeminiCliSession, type GeminiCliSubagentFile, harness } from "./gemini-cli-schema.js";
+import { geminiSessionPaths } from "./gemini-cli-store-root.js";
 
 export interface GeminiCliStoreOptions {
   /** The `.gemini` directory; defaults to GeminiCliStore.defaultRoot(env). */
@@ -60,7 +61,7 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
    * What discover and load read: the project registry, each project's marker and its chats
    * (not the per-project logs.json Gemini CLI rewrites on every prompt, nor history/).
    */
-  readonly sessionPaths = ["projects.json", "tmp/*/.project_root", "tmp/*/chats/**"] as const;
+  readonly sessionPaths = geminiSessionPaths;
 
   /** `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`. */
   static defaultRoot(env: Environment = process.env): string {
@@ -111,6 +112,7 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
     const session = await readRecording(file, context);
     const projectRoot = await this.projectRootOf(file, context);
     const subagents = await subagentRecordings(file, session, context);
+    reportMissingSubagents(session, subagents, file, context);
     return {
       ...session,
       ...(subagents.length === 0 ? {} : { subagents }),

@@ -33,7 +33,14 @@ import {
   TxcriptError,
   transcriptParts,
 } from "@txcript/core";
-import { type RecordAt, RecordReplay, recordIn, recordPath } from "./gemini-cli-records.js";
+import { agentIdsOf, geminiLoneFileKey, warnMissingSubagents } from "./gemini-cli-load.js";
+import {
+  type RecordAt,
+  RecordReplay,
+  recordIn,
+  recordPath,
+  replay as replayRecording,
+} from "./gemini-cli-records.js";
 import { harness, parseSession } from "./gemini-cli-schema.js";
 import {
   type GeminiCliReadOptions,
@@ -122,6 +129,9 @@ export function* geminiCliReadStream(
   options: CodecOptions,
 ): Generator<StreamPart> {
   const read = options as GeminiCliReadOptions;
+  // A lone recording (geminiReadsAlone): each subagent its calls name is missing, as its load says.
+  const lone = options[geminiLoneFileKey] === true;
+  const named: string[] = [];
   // Pass one: the replay, keeping where each kept record is.
   const metadata: JsonObject = {};
   const replay = new RecordReplay<Source>(
@@ -144,6 +154,13 @@ export function* geminiCliReadStream(
         : defaultMaxDocumentBytes;
     const session = parseSession(documentText(lines, limit, options), fileOf(options));
     yield* transcriptParts(geminiCliToCommon(session, read));
+    if (lone)
+      warnMissingSubagents(
+        replayRecording(session).messages.flatMap(({ record }) => agentIdsOf(record)),
+        new Set(),
+        options.file,
+        read,
+      );
     return;
   }
   const kept = [...replay.byId.values()];
@@ -181,10 +198,12 @@ export function* geminiCliReadStream(
     }
     for (let record = waiting.get(next); record !== undefined; record = waiting.get(next)) {
       waiting.delete(next);
+      if (lone) named.push(...agentIdsOf(record));
       for (const message of reader.messages(record, recordPath(kept[next] as Source)))
         yield { kind: "message", message };
       next += 1;
     }
   }
   if (next !== kept.length) throw changed(options);
+  if (lone) warnMissingSubagents(named, new Set(), options.file, read);
 }

@@ -7,6 +7,7 @@ import { claudeCodeHarness } from "@txcript/claude-code";
 import { codexHarness } from "@txcript/codex";
 import { copilotCliHarness } from "@txcript/copilot-cli";
 import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
+import { cursorCliHarness } from "@txcript/cursor-cli";
 import { geminiCliHarness } from "@txcript/gemini-cli";
 import { kimiCliHarness } from "@txcript/kimi-cli";
 import { opencodeHarness } from "@txcript/opencode";
@@ -16,6 +17,8 @@ import { streamJsonHarness } from "@txcript/stream-json";
 
 export const harnessDefinitions: readonly AnyHarness[] = [
   commonHarness,
+  // txcript's Cursor CLI chat document opens with its own marker key; nothing else has it.
+  cursorCliHarness,
   ampHarness,
   opencodeHarness,
   copilotCliHarness,

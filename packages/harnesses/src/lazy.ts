@@ -11,6 +11,7 @@ export const storeHarnessLoaders: Record<
   (typeof storeRootHarnesses)[number],
   () => Promise<AnyHarness>
 > = {
+  cursor_cli: async () => (await import("@txcript/cursor-cli")).cursorCliHarness,
   amp: async () => (await import("@txcript/amp")).ampHarness,
   opencode: async () => (await import("@txcript/opencode")).opencodeHarness,
   copilot_cli: async () => (await import("@txcript/copilot-cli")).copilotCliHarness,

@@ -34,6 +34,7 @@ describe("the harness registry", () => {
   it("lists every harness package once", () => {
     expect(harnessDefinitions.map((harness) => harness.id)).toEqual([
       "common",
+      "cursor_cli",
       "amp",
       "opencode",
       "copilot_cli",

@@ -13,6 +13,7 @@ describe("every published package", () => {
       "@txcript/codex",
       "@txcript/copilot-cli",
       "@txcript/core",
+      "@txcript/cursor-cli",
       "@txcript/gemini-cli",
       "@txcript/html",
       "@txcript/kimi-cli",

@@ -8,7 +8,6 @@ export { kimiCliHarness } from "./kimi-cli-harness.js";
 export { loadKimiSession } from "./kimi-cli-load.js";
 export { kimiCliLoss, kimiCliLosses } from "./kimi-cli-losses.js";
 export {
-  defaultKimiRoot,
   isKimiSessionId,
   kimiCliNamespace,
   kimiResumeCommand,
@@ -24,5 +23,6 @@ export type {
 } from "./kimi-cli-schema.js";
 export type { KimiCliSaveOptions, KimiCliStoreOptions } from "./kimi-cli-store.js";
 export { KimiCliStore } from "./kimi-cli-store.js";
+export { defaultKimiRoot, kimiCliStoreLocation, kimiSessionPaths } from "./kimi-cli-store-root.js";
 export type { KimiCliReadOptions } from "./kimi-cli-to-common.js";
 export { canonicalToKimiTool, kimiToolToCanonical } from "./kimi-cli-tools.js";

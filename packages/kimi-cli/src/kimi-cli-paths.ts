@@ -1,23 +1,13 @@
-// Where Kimi CLI keeps sessions and how it names them: the share directory
-// (KIMI_SHARE_DIR, else ~/.kimi), the work-dir directory sessions/<md5 of the
+// How Kimi CLI names its sessions (the share directory is in
+// kimi-cli-store-root.ts): the work-dir directory sessions/<md5 of the
 // work dir's path> (a non-local KAOS prefixes "<kaos>_"), the session
 // directory <session id>/ holding context.jsonl, the session id a foreign id
 // maps to, and the resume command. Pure functions; no file system access.
 import { createHash } from "node:crypto";
-import * as os from "node:os";
-import * as path from "node:path";
 import { isUuid, uuidV5 } from "@txcript/core";
 
 /** Namespace of every UUID this package derives (v5), fixed forever. */
 export const kimiCliNamespace = "0b7f3c52-9d41-5e6a-8f20-4c1d7e9a3b65";
-
-/** Kimi CLI's share directory: `$KIMI_SHARE_DIR`, else `~/.kimi` (share.py get_share_dir). */
-export function defaultKimiRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const share = env.KIMI_SHARE_DIR;
-  if (share !== undefined && share !== "") return path.resolve(share);
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  return path.join(home, ".kimi");
-}
 
 /** The name of a work dir's session directory: the hex MD5 of its path (metadata.py WorkDirMeta.sessions_dir), for the local KAOS. */
 export function kimiWorkDirHash(workDir: string): string {

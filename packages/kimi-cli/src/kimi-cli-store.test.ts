@@ -9,8 +9,9 @@ import { loadSessionFile, type SkippedFile, type Transcript, type Warning } from
 import { afterEach, describe, expect, it } from "vitest";
 import { kimiCliCodec } from "./kimi-cli-codec.js";
 import { kimiCliHarness } from "./kimi-cli-harness.js";
-import { defaultKimiRoot, kimiSessionId, kimiWorkDirHash } from "./kimi-cli-paths.js";
+import { kimiSessionId, kimiWorkDirHash } from "./kimi-cli-paths.js";
 import { KimiCliStore } from "./kimi-cli-store.js";
+import { defaultKimiRoot } from "./kimi-cli-store-root.js";
 
 const roots: string[] = [];
 function tempRoot(): string {

@@ -34,8 +34,9 @@ import {
   titleOf,
   workDirsOf,
 } from "./kimi-cli-load.js";
-import { defaultKimiRoot, isKimiSessionId, kimiWorkDirHash } from "./kimi-cli-paths.js";
+import { isKimiSessionId, kimiWorkDirHash } from "./kimi-cli-paths.js";
 import { compactionPrefix, harness, type KimiCliSession, recordOf } from "./kimi-cli-schema.js";
+import { defaultKimiRoot, kimiSessionPaths } from "./kimi-cli-store-root.js";
 import { txcriptMetaOf } from "./kimi-cli-to-common.js";
 
 export interface KimiCliStoreOptions {
@@ -113,7 +114,7 @@ interface Candidate {
 export class KimiCliStore implements Store<KimiCliSession> {
   readonly harness = harness;
   readonly root: string;
-  readonly sessionPaths = ["sessions/**", "kimi.json"];
+  readonly sessionPaths = [...kimiSessionPaths];
 
   static defaultRoot(env: NodeJS.ProcessEnv = process.env): string {
     return defaultKimiRoot(env);

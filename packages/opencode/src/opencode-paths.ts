@@ -5,12 +5,9 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Environment } from "@txcript/core";
+import { opencodeDataDir } from "./opencode-store-root.js";
 
-/** OpenCode's data directory. */
-export function opencodeDataDir(env: Environment = process.env): string {
-  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share");
-  return path.join(base, "opencode");
-}
+export { opencodeDatabasePath, opencodeDataDir } from "./opencode-store-root.js";
 
 /**
  * Where txcript stages export files for `opencode import`: the user's own
@@ -24,26 +21,6 @@ export function opencodeStagingDir(env: Environment = process.env): string {
       ? env.XDG_CACHE_HOME
       : path.join(env.HOME || os.homedir(), ".cache");
   return path.join(cache, "txcript", "opencode-import");
-}
-
-/** Release channels that share the plain `opencode.db`; others get `opencode-<channel>.db`. */
-const sharedChannels = new Set(["latest", "beta", "prod"]);
-
-/**
- * The database file OpenCode uses: `OPENCODE_DB` (absolute, or relative to
- * the data directory) when set, else `opencode.db` (or `opencode-<channel>.db`
- * for other release channels). Undefined for `OPENCODE_DB=:memory:`.
- */
-export function opencodeDatabasePath(
-  env: Environment = process.env,
-  channel = "latest",
-): string | undefined {
-  const override = env.OPENCODE_DB;
-  if (override === ":memory:") return undefined;
-  if (override)
-    return path.isAbsolute(override) ? override : path.join(opencodeDataDir(env), override);
-  const name = sharedChannels.has(channel) ? "opencode.db" : `opencode-${channel}.db`;
-  return path.join(opencodeDataDir(env), name);
 }
 
 /** The pre-1.2 JSON storage tree (`session/<project>/<ses>.json`, `message/<ses>/`, `part/<msg>/`). */

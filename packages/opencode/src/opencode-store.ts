@@ -17,12 +17,7 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { loadStoredTree } from "./opencode-load.js";
-import {
-  opencodeDatabasePath,
-  opencodeDataDir,
-  opencodeStagingDir,
-  opencodeStorageDir,
-} from "./opencode-paths.js";
+import { opencodeStagingDir, opencodeStorageDir } from "./opencode-paths.js";
 import {
   harness,
   type OpencodeSession,
@@ -38,6 +33,7 @@ import {
   sessionFootprint,
 } from "./opencode-sqlite.js";
 import { listStoredSessions, storedMessageCount } from "./opencode-storage.js";
+import { opencodeDefaultRoot } from "./opencode-store-root.js";
 
 export interface OpencodeStoreOptions {
   env?: Environment;
@@ -61,7 +57,7 @@ export class OpencodeStore implements Store<OpencodeSession> {
   readonly staging: string;
 
   static defaultRoot(env: Environment = process.env): string {
-    return opencodeDatabasePath(env) ?? path.join(opencodeDataDir(env), "opencode.db");
+    return opencodeDefaultRoot(env);
   }
 
   constructor(options: OpencodeStoreOptions = {}) {

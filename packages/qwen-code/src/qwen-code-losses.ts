@@ -82,6 +82,11 @@ export const qwenCodeLoss = {
     "bookkeeping",
     "usageMetadata has no cache-creation count and no cost; reasoning tokens above the output count are capped at it.",
   ),
+  usageRange: loss(
+    "qwen_code.usage-range",
+    "unsupported",
+    "A usageMetadata token count that is not a whole number from 0 to 2^53 − 1 (negative, fractional, or too large to be exact) reads as 0: Common's counts are safe integers.",
+  ),
   thinking: loss(
     "qwen_code.thinking",
     "degraded",

@@ -1,11 +1,6 @@
-// Where Qwen Code keeps sessions and how it names them: the runtime directory
-// (QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen), the project directory
-// projects/<cwd with every character outside [A-Za-z0-9] as "-">, the file
-// chats/<sessionId>.jsonl, the session id a foreign id maps to, and the
-// resume command. Pure functions; no file system access.
-import * as os from "node:os";
-import * as path from "node:path";
 import { uuidV5 } from "@txcript/core";
+
+export { defaultQwenRoot } from "./qwen-code-store-root.js";
 
 /** Namespace of every UUID this package derives (v5), fixed forever. */
 export const qwenCodeNamespace = "6d1f0c3a-2b7e-5a41-8c9d-3e5f7a1b2c4d";
@@ -40,22 +35,6 @@ export function qwenSessionId(foreignId: string): string {
 /** The id of record `index` of session `sessionId` as txcript writes it. */
 export function qwenRecordId(sessionId: string, index: number): string {
   return uuidV5(`record:${sessionId}:${index}`, qwenCodeNamespace);
-}
-
-function expandTilde(value: string, home: string): string {
-  if (value === "~") return home;
-  if (value.startsWith("~/")) return path.join(home, value.slice(2));
-  return path.resolve(value);
-}
-
-/** Qwen Code's runtime directory: `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`. */
-export function defaultQwenRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  for (const name of ["QWEN_RUNTIME_DIR", "QWEN_HOME"]) {
-    const value = env[name];
-    if (value !== undefined && value !== "") return expandTilde(value, home);
-  }
-  return path.join(home, ".qwen");
 }
 
 /** Qwen Code's project directory name for a cwd (paths.ts sanitizeCwd on POSIX). */

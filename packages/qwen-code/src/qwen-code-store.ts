@@ -23,6 +23,7 @@ import {
 import { qwenCodeCodec } from "./qwen-code-codec.js";
 import { defaultQwenRoot, isQwenFileId, qwenProjectDirName } from "./qwen-code-paths.js";
 import { harness, type QwenCodeSession, recordOf } from "./qwen-code-schema.js";
+import { qwenSessionPaths } from "./qwen-code-store-root.js";
 
 export interface QwenCodeStoreOptions {
   /** The runtime directory holding projects/; defaults to QwenCodeStore.defaultRoot(env). */
@@ -83,7 +84,7 @@ function readHeadRecords(text: string): Head {
 export class QwenCodeStore implements Store<QwenCodeSession> {
   readonly harness = harness;
   readonly root: string;
-  readonly sessionPaths = ["projects/*/chats/*"];
+  readonly sessionPaths = [...qwenSessionPaths];
 
   static defaultRoot(env: NodeJS.ProcessEnv = process.env): string {
     return defaultQwenRoot(env);

@@ -96,8 +96,30 @@ function merge(fragments: readonly QwenRecord[]): JsonObject {
   return merged;
 }
 
-function usageOf(metadata: JsonObject | undefined): Usage | undefined {
+const usageCounts = [
+  "promptTokenCount",
+  "cachedContentTokenCount",
+  "candidatesTokenCount",
+  "thoughtsTokenCount",
+] as const;
+
+function usageOf(
+  metadata: JsonObject | undefined,
+  options: ConversionOptions | undefined,
+  where: string,
+): Usage | undefined {
   if (metadata === undefined) return undefined;
+  const outOfRange = usageCounts.filter((key) => {
+    const value = numberAt(metadata, key);
+    return value !== undefined && !(Number.isSafeInteger(value) && value >= 0);
+  });
+  if (outOfRange.length > 0)
+    warn(
+      options,
+      qwenCodeLoss.usageRange,
+      `a token count that is not a whole number from 0 to 2^53 − 1 read as 0 (${outOfRange.join(", ")})`,
+      where,
+    );
   const prompt = numberAt(metadata, "promptTokenCount") ?? 0;
   const cached = numberAt(metadata, "cachedContentTokenCount") ?? 0;
   const candidates = numberAt(metadata, "candidatesTokenCount") ?? 0;
@@ -260,7 +282,7 @@ export function qwenCodeToCommon(
     clock = timestamp;
     const extras = (message: Message): Message => {
       const model = stringAt(record, "model");
-      const usage = usageOf(objectAt(record, "usageMetadata"));
+      const usage = usageOf(objectAt(record, "usageMetadata"), options, `${where}.usageMetadata`);
       if (model !== undefined) message.model = model;
       if (usage !== undefined) message.usage = usage;
       return message;
