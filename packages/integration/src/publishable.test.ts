@@ -5,7 +5,7 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the fifteen the project ships", () => {
+  it("includes the sixteen the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
