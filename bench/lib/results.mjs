@@ -33,7 +33,7 @@ function profileSection(profiles) {
   if (profiles.length === 0) return "No conversion missed its target, so no profile was taken.\n";
   return profiles
     .map((profile) => {
-      const legs = Object.entries(profile.phases)
+      const legs = Object.entries(profile.phases ?? {})
         .map(
           ([phase, ms]) =>
             `${phase} ${formatMs(ms)} (${formatRatio(ms / profile.floor)} of the floor)`,
@@ -45,6 +45,18 @@ function profileSection(profiles) {
           .join("<br>");
         return `| ${(entry.share * 100).toFixed(1)}% | ${entry.ms.toFixed(0)} ms | \`${entry.where}\` | ${callers} |`;
       });
+      // A streaming profile (one CLI run) has its own heading and no legs.
+      if (profile.heading !== undefined)
+        return [
+          `### ${profile.heading}`,
+          "",
+          profile.about,
+          "",
+          "| share | self | function (file:line) | called from |",
+          "|---|---|---|---|",
+          ...rows,
+          "",
+        ].join("\n");
       return [
         `### ${profile.title}, 10 MB: ${formatRatio(profile.conversion / profile.floor)} the floor`,
         "",

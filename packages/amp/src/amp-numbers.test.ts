@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Transcript, Warning } from "@txcript/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ampCodec } from "./amp-codec.js";
-import { findInexactNumbers } from "./amp-numbers.js";
+import { findInexactNumbers, mayHoldLongDigitRun } from "./amp-numbers.js";
 import { fixturesDir } from "./test-support.js";
 
 const exported = readFileSync(path.join(fixturesDir, "export-thread.json"), "utf8");
@@ -26,6 +27,52 @@ describe("findInexactNumbers", () => {
     const text = `{"a\\"b": [1, {"x": ${beyond}}], "k": "${beyond}", "z": [-${beyond}, 0.12345678901234567891]}`;
     expect(findInexactNumbers(text)).toEqual({ path: '$["a\\"b"][1].x', count: 3 });
     expect(findInexactNumbers(`[[[[${beyond}]]]]`)).toEqual({ path: "$[0][0][0][0]", count: 1 });
+  });
+  it("finds an inexact number deep in a large thread, wherever it falls on the 16-character stride", () => {
+    // The quick look reads every 16th character: each offset of the number
+    // against that stride, after 1 MB of harmless text, must still be found.
+    const filler = `"${"ab 12.5 ".repeat(120_000)}"`;
+    for (let pad = 0; pad < 16; pad++) {
+      const text = `{"s": ${filler},${" ".repeat(pad)}"n": [${beyond}]}`;
+      expect(findInexactNumbers(text)).toEqual({ path: "$.n[0]", count: 1 });
+    }
+    // Control: the same text with an exact number has none.
+    expect(findInexactNumbers(`{"s": ${filler}, "n": [9007199254740992]}`)).toBeUndefined();
+  });
+  it("the quick look is never false where the regular expression would match", () => {
+    const longDigitRun = /\d(?:\.?\d){15}/;
+    const around = fc.array(fc.constantFrom("0", "1", "9", ".", "a", " ", "-", "e"), {
+      maxLength: 60,
+    });
+    // Text without digits, of any length up to 80 (fast-check's arrays stay short unless told).
+    const letters = fc
+      .tuple(fc.constantFrom("a", " ", "-", "e", "."), fc.nat({ max: 80 }))
+      .map(([character, count]) => character.repeat(count).split(""));
+    // 16 digits, a point or none between each two: a run at every offset.
+    const run = fc.array(fc.tuple(fc.constantFrom("0", "5", "9"), fc.boolean()), {
+      minLength: 16,
+      maxLength: 16,
+    });
+    fc.assert(
+      fc.property(letters, run, letters, (before, digits, after) => {
+        const middle = digits.map(([digit, point], index) =>
+          point && index > 0 ? `.${digit}` : digit,
+        );
+        const text = [...before, ...middle, ...after].join("");
+        expect(longDigitRun.test(text)).toBe(true);
+        expect(mayHoldLongDigitRun(text)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    fc.assert(
+      fc.property(around, (characters) => {
+        const text = characters.join("");
+        if (longDigitRun.test(text)) expect(mayHoldLongDigitRun(text)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(mayHoldLongDigitRun("x".repeat(40))).toBe(false);
+    expect(mayHoldLongDigitRun(`${"x".repeat(7)}1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6`)).toBe(true);
   });
   it("walks 100,000 levels without overflowing the stack", () => {
     const deep = `${"[".repeat(100_000)}${beyond}${"]".repeat(100_000)}`;

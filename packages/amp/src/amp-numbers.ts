@@ -17,6 +17,43 @@ export interface InexactNumbers {
  * as the same value: a text without such a run needs no walk at all.
  */
 const longDigitRun = /\d(?:\.?\d){15}/;
+
+function isDigitOrPoint(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2e;
+}
+
+/**
+ * Whether `text` may hold a longDigitRun: a stretch of digits and points
+ * with 16 or more digits, which every match lies within. Such a stretch is
+ * at least 16 characters long, so it covers one of every 16th character:
+ * only those are looked at, and the stretch around one only when it is a
+ * digit or a point. Several times faster than the regular expression over a
+ * thread's whole text, and never false when it would match
+ * (amp-numbers.test.ts checks that on random text).
+ */
+export function mayHoldLongDigitRun(text: string): boolean {
+  const length = text.length;
+  let at = 15;
+  while (at < length) {
+    if (!isDigitOrPoint(text.charCodeAt(at))) {
+      at += 16;
+      continue;
+    }
+    let start = at;
+    while (start > 0 && isDigitOrPoint(text.charCodeAt(start - 1))) start -= 1;
+    let end = at + 1;
+    while (end < length && isDigitOrPoint(text.charCodeAt(end))) end += 1;
+    if (end - start >= 16) {
+      let digits = 0;
+      for (let index = start; index < end; index++)
+        if (text.charCodeAt(index) !== 0x2e) digits += 1;
+      if (digits >= 16) return true;
+    }
+    // On to the first 16th character at or past the stretch's end.
+    at += 16 * Math.max(1, Math.ceil((end - at) / 16));
+  }
+  return false;
+}
 const numberToken = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const digitCount = /\d/g;
 
@@ -58,7 +95,7 @@ function pathOf(text: string, stack: readonly Frame[]): string {
  * decoded only for the first hit's path.
  */
 export function findInexactNumbers(text: string): InexactNumbers | undefined {
-  if (!longDigitRun.test(text)) return undefined;
+  if (!mayHoldLongDigitRun(text) || !longDigitRun.test(text)) return undefined;
   const stack: Frame[] = [];
   let found: InexactNumbers | undefined;
   let index = 0;

@@ -6,7 +6,9 @@
 // (claude-code-stream-select.ts: the same choice as selectConversations),
 // the meta's first values, the title lines, and the left-out lines' tally.
 // A short second pass, over the head as a rule, finds the model of the
-// first assistant message. The last pass reads the chosen lines through the
+// first assistant message; it stops at the last line pass one saw name a
+// model, and is skipped when none did (a session txcript wrote from a
+// source without models would otherwise be read a third time whole). The last pass reads the chosen lines through the
 // same ConversationReader and hands out each message once no later line can
 // change it: its split parts are all read (the last line with its message
 // id, known from pass one; the reader then forgets that id), and a
@@ -122,14 +124,32 @@ function* parsedLines(
   }
 }
 
-/** The model of the first assistant message of the chosen lines, read from the head on. */
+/**
+ * Whether an assistant line names a model ConversationReader keeps (only
+ * such a line can give a message its model).
+ */
+function namesModel(value: JsonObject): boolean {
+  if (stringAt(value, "type") !== "assistant") return false;
+  const model = stringAt(objectAt(value, "message"), "model");
+  return model !== undefined && model !== "" && model !== "<synthetic>";
+}
+
+/**
+ * The model of the first assistant message of the chosen lines, read from
+ * the head on, and no further than `lastModelLine` (0-based; pass one's last
+ * line that names a model, -1 for none): past it no line can bring one, so
+ * a session without models is not read a second time.
+ */
 function firstModel(
   lines: LineSource,
   options: CodecOptions,
   chosen: Uint8Array,
+  lastModelLine: number,
 ): string | undefined {
+  if (lastModelLine < 0) return undefined;
   const reader = new ConversationReader(new LossTally());
-  for (const [, value] of parsedLines(lines, options, chosen)) {
+  for (const [index, value] of parsedLines(lines, options, chosen)) {
+    if (index > lastModelLine) return undefined;
     reader.line(value);
     const model = reader.messages.find(
       (message) => message.role === "assistant" && message.model !== undefined,
@@ -156,8 +176,10 @@ export function* claudeCodeReadStream(
   const lone = options[readsAloneKey] === true;
   const named = new Set<string>();
   const heldAgents = new Set<string>();
+  let lastModelLine = -1;
   for (const [index, value] of parsedLines(lines, options)) {
     facts.read(value);
+    if (namesModel(value)) lastModelLine = index;
     compact.add(index, value);
     count = index + 1;
     if (lone) noteAgents(value, named, heldAgents);
@@ -215,7 +237,7 @@ export function* claudeCodeReadStream(
   if (title !== undefined) meta.title = title;
   const version = facts.firsts.get("version");
   if (version !== undefined) meta.cliVersion = version;
-  const model = firstModel(lines, options, chosen);
+  const model = firstModel(lines, options, chosen, lastModelLine);
   if (model !== undefined) meta.model = model;
   if (facts.lineage !== undefined) meta.lineage = facts.lineage;
   yield { kind: "meta", meta, subagents: sidechains.length > 0 };

@@ -268,6 +268,46 @@ describe("claude code streaming read of inline subagents (sidechain lines)", () 
     for (const to of targets) expectSamePaths(text, to);
   });
 
+  it("reads a session whose lines name no model twice, not three times; a late model stops the meta's pass there", () => {
+    const long = longTranscript(200);
+    const withoutModels: Transcript = {
+      ...long,
+      messages: long.messages.map(({ model: _, ...message }) => message),
+    };
+    const plain = written(withoutModels)
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(plain.join("\n")).not.toContain('"model"');
+    const counted = countingLines(() => plain);
+    const parts = [...(claudeCodeHarness.readStream?.(counted.source, {}) ?? [])];
+    const meta = parts.find((part) => part.kind === "meta");
+    expect(meta?.kind === "meta" && meta.meta.model).toBe(undefined);
+    // Pass one and the last pass; no pass in between looking for a model.
+    expect(counted.passes()).toEqual([plain.length, plain.length]);
+    for (const to of targets) expectSamePaths(plain.join("\n"), to);
+
+    // One assistant line near the end names a model, an earlier one the "<synthetic>" no-model.
+    const lastAssistant = plain.findLastIndex((line) => line.includes('"type":"assistant"'));
+    const firstAssistant = plain.findIndex((line) => line.includes('"type":"assistant"'));
+    const named = plain.map((line, index) =>
+      index === lastAssistant
+        ? line.replace('"message":{', '"message":{"model":"claude-late",')
+        : index === firstAssistant
+          ? line.replace('"message":{', '"message":{"model":"<synthetic>",')
+          : line,
+    );
+    expect(named[lastAssistant]).toContain("claude-late");
+    const again = countingLines(() => named);
+    const read = [...(claudeCodeHarness.readStream?.(again.source, {}) ?? [])];
+    const found = read.find((part) => part.kind === "meta");
+    expect(found?.kind === "meta" && found.meta.model).toBe("claude-late");
+    const passes = again.passes();
+    expect(passes).toHaveLength(3);
+    expect(passes[1]).toBeLessThanOrEqual(lastAssistant + 2);
+    expect(passes[1]).toBeGreaterThan(lastAssistant);
+    for (const to of targets) expectSamePaths(named.join("\n"), to);
+  });
+
   it("a subagent's abandoned branch, and a subagent linked by its prompt: the same as the whole path", () => {
     const base = {
       sessionId: "5e551011-0000-4000-8000-0000000000bb",

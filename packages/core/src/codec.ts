@@ -132,13 +132,15 @@ export class WarningCollector {
   readonly add = (warning: Warning): void => {
     const key = `${warning.leg ?? ""}\u0000${warning.harness ?? ""}\u0000${warning.code}`;
     const known = this.#byCode.get(key);
-    const incoming = warning.cases ?? [
-      {
-        message: warning.message,
-        count: warning.count,
-        ...(warning.path === undefined ? {} : { path: warning.path }),
-      },
-    ];
+    if (known !== undefined && warning.cases === undefined) {
+      // The common case, once per occurrence: count it in place, no copies.
+      known.warning.count += warning.count;
+      const seen = known.cases.get(warning.message);
+      if (seen) seen.count += warning.count;
+      else known.cases.set(warning.message, caseOf(warning));
+      return;
+    }
+    const incoming = warning.cases ?? [caseOf(warning)];
     if (known === undefined) {
       const { cases: _, ...rest } = warning;
       const cases = new Map<string, WarningCase>();
@@ -159,6 +161,12 @@ export class WarningCollector {
       cases.size > 1 ? { ...warning, cases: [...cases.values()] } : { ...warning },
     );
   }
+}
+
+function caseOf(warning: Warning): WarningCase {
+  return warning.path === undefined
+    ? { message: warning.message, count: warning.count }
+    : { message: warning.message, count: warning.count, path: warning.path };
 }
 
 /** Report `count` occurrences of a codec's loss through the options' callback. */
@@ -187,29 +195,45 @@ export function warn(
  * occurrence of its kind, so a reader need not build a path per block.
  */
 export class LossTally {
-  readonly #seen = new Map<
-    string,
-    { loss: Loss; message: string; path: string | undefined; count: number }
-  >();
+  // Looked up by code, then by message (no key string built per occurrence);
+  // reported in the order each kind first occurred.
+  readonly #byCode = new Map<string, Map<string, TalliedLoss>>();
+  readonly #order: TalliedLoss[] = [];
 
   add(loss: Loss, message: string, count = 1, path?: string | (() => string)): void {
     if (count <= 0) return;
-    const key = `${loss.code}\u0000${message}`;
-    const known = this.#seen.get(key);
-    if (known !== undefined) known.count += count;
-    else
-      this.#seen.set(key, {
-        loss,
-        message,
-        path: typeof path === "function" ? path() : path,
-        count,
-      });
+    let byMessage = this.#byCode.get(loss.code);
+    if (byMessage === undefined) {
+      byMessage = new Map();
+      this.#byCode.set(loss.code, byMessage);
+    }
+    const known = byMessage.get(message);
+    if (known !== undefined) {
+      known.count += count;
+      return;
+    }
+    const entry: TalliedLoss = {
+      loss,
+      message,
+      path: typeof path === "function" ? path() : path,
+      count,
+    };
+    byMessage.set(message, entry);
+    this.#order.push(entry);
   }
 
   /** Report every kind counted so far through the options' callback, and start again. */
   flush(options: ConversionOptions | undefined): void {
-    for (const { loss, message, path, count } of this.#seen.values())
+    for (const { loss, message, path, count } of this.#order)
       warn(options, loss, message, path, count);
-    this.#seen.clear();
+    this.#byCode.clear();
+    this.#order.length = 0;
   }
+}
+
+interface TalliedLoss {
+  loss: Loss;
+  message: string;
+  path: string | undefined;
+  count: number;
 }

@@ -84,4 +84,23 @@ describe("parseJson and numbers past the double range", () => {
     const deep = `${"[".repeat(100_000)}1e400${"]".repeat(100_000)}`;
     expect(txcriptErrorOf(() => parseJson(deep)).code).toBe("INVALID_DOCUMENT");
   });
+  it("finds one out-of-range number anywhere in a large document", () => {
+    // Every place the walk reads a value from: an array item, an object's
+    // last key, a `__proto__` key (an own key when JSON.parse makes it), the
+    // root itself; each after 20,000 harmless values.
+    const filler = Array.from({ length: 20_000 }, (_, index) => `{"i":${index},"s":"1e400"}`);
+    const cases: [string, string][] = [
+      [`[${filler.join(",")},1e400]`, "$[20000]"],
+      [`[${filler.join(",")},{"a":1,"z":{"b":[0,-1e999]}}]`, "$[20000].z.b[1]"],
+      [`{"list":[${filler.join(",")}],"__proto__":{"n":1e400}}`, "$.__proto__.n"],
+    ];
+    for (const [text, path] of cases) {
+      const error = txcriptErrorOf(() => parseJson(text));
+      expect(error.code).toBe("INVALID_DOCUMENT");
+      expect(error.location.path).toBe(path);
+    }
+    expect(txcriptErrorOf(() => parseJson("-1e400")).location.path).toBe("$");
+    // Control: the same documents in range parse, strings like "1e400" included.
+    expect(parseJson(`[${filler.join(",")},1e300]`)).toHaveLength(20_001);
+  });
 });

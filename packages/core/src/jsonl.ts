@@ -50,13 +50,22 @@ export function splitJsonLines<L>(
   return { lines, finalNewline };
 }
 
-/** The exact inverse of splitJsonLines for lines that keep their text. */
+/**
+ * The exact inverse of splitJsonLines for lines that keep their text. The
+ * final newline is joined in with the lines (an empty last piece), so the
+ * text is one flat string, copied once; appending it afterwards would make
+ * a rope that every writer flattens again.
+ */
 export function joinJsonLines(
   lines: readonly { readonly text: string }[],
   finalNewline: boolean,
 ): string {
-  const text = lines.map((line) => line.text).join("\n");
-  return finalNewline ? `${text}\n` : text;
+  if (lines.length === 0) return finalNewline ? "\n" : "";
+  const texts: string[] = new Array(lines.length + (finalNewline ? 1 : 0));
+  for (let index = 0; index < lines.length; index++)
+    texts[index] = (lines[index] as { readonly text: string }).text;
+  if (finalNewline) texts[lines.length] = "";
+  return texts.join("\n");
 }
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type ConversionOptions, type Loss, LossTally, type Warning } from "./index.js";
+import {
+  type ConversionOptions,
+  type Loss,
+  LossTally,
+  type Warning,
+  WarningCollector,
+} from "./index.js";
 
 const dropped: Loss = { code: "toy.dropped", kind: "unsupported", description: "toy" };
 const other: Loss = { code: "toy.other", kind: "bookkeeping", description: "toy" };
@@ -61,5 +67,55 @@ describe("LossTally", () => {
     tally.flush(first.options);
     tally.flush(first.options);
     expect(first.warnings).toHaveLength(1);
+  });
+
+  it("reports kinds in the order they first occurred, codes interleaved", () => {
+    const tally = new LossTally();
+    tally.add(other, "b");
+    tally.add(dropped, "a");
+    tally.add(other, "c");
+    tally.add(other, "b", 2);
+    tally.add(dropped, "a");
+    const { options, warnings } = collect();
+    tally.flush(options);
+    expect(warnings.map((warning) => [warning.code, warning.message, warning.count])).toEqual([
+      ["toy.other", "b", 3],
+      ["toy.dropped", "a", 2],
+      ["toy.other", "c", 1],
+    ]);
+  });
+});
+
+describe("WarningCollector", () => {
+  it("sums one code per leg, keeps each distinct sentence with its count and first path", () => {
+    const collector = new WarningCollector();
+    const base = { kind: "degraded" as const, code: "toy.x", leg: "read" as const };
+    collector.add({ ...base, message: "one", count: 1, path: "$[0]" });
+    collector.add({ ...base, message: "two", count: 2, path: "$[1]" });
+    collector.add({ ...base, message: "one", count: 3, path: "$[9]" });
+    collector.add({ ...base, leg: "write", message: "one", count: 1 });
+    collector.add({
+      ...base,
+      message: "three",
+      count: 2,
+      cases: [
+        { message: "one", count: 1 },
+        { message: "three", count: 1 },
+      ],
+    });
+    expect(collector.warnings).toEqual([
+      {
+        ...base,
+        message: "one",
+        count: 8,
+        path: "$[0]",
+        cases: [
+          { message: "one", count: 5, path: "$[0]" },
+          { message: "two", count: 2, path: "$[1]" },
+          { message: "three", count: 1 },
+        ],
+      },
+      { ...base, leg: "write", message: "one", count: 1 },
+    ]);
   });
 });

@@ -5,6 +5,7 @@
 //   packages/integration/node_modules/.bin/tsx packages/integration/scripts/continue-sweep.ts --real
 //   packages/integration/node_modules/.bin/tsx packages/integration/scripts/continue-sweep.ts --ci
 //   packages/integration/node_modules/.bin/tsx packages/integration/scripts/continue-sweep.ts <session substring> …
+//   … --target qwen_code --target copilot_cli   (only those targets' columns run again)
 // --real runs every real session, --ci the rows CI checks against the page
 // (ciSessions), and substrings the sessions whose name holds one of them.
 // A cell run again replaces the kept one; each cell keeps the commit it ran at.
@@ -12,6 +13,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { targets } from "../src/continue-check.js";
 import {
   allSessions,
   type ContinueCell,
@@ -26,7 +28,16 @@ type KeptCell = ContinueCell & { commit: string };
 
 const page = path.join(repoRoot, "docs/compatibility.md");
 const store = path.join(repoRoot, "packages/integration/continue-cells.json");
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const only = argv.flatMap((arg, index) => (argv[index - 1] === "--target" ? [arg] : []));
+const args = argv.filter((arg, index) => arg !== "--target" && argv[index - 1] !== "--target");
+const unknown = only.filter((harness) => !targets.some((target) => target.harness === harness));
+if (unknown.length > 0) {
+  console.error(
+    `unknown --target ${unknown.join(", ")}: one of ${targets.map((t) => t.harness).join(", ")}`,
+  );
+  process.exit(2);
+}
 const sessions = allSessions().filter((input) => {
   if (args.includes("--real") && input.name.startsWith("real/")) return true;
   if (args.includes("--ci") && ciSessions.includes(input.name)) return true;
@@ -43,6 +54,7 @@ const kept: KeptCell[] = existsSync(store) ? JSON.parse(readFileSync(store, "utf
 const run = await runContinueMatrix({
   sessions,
   allVersions: true,
+  ...(only.length === 0 ? {} : { only: targets.filter((target) => only.includes(target.harness)) }),
   onCell: (cell) =>
     console.log(
       `${cell.ok ? "pass" : "FAIL"} ${cell.session} → ${cell.target} (${cell.version}): ${cell.problems.length} problem(s)`,

@@ -58,6 +58,9 @@ export const targets: Target[] = [
   { harness: "pi", programs: ["pi"], api: "chat", dropsFailedTurns: true },
   { harness: "gemini_cli", programs: ["gemini"], api: "gemini" },
   { harness: "opencode", programs: ["opencode"], api: "chat" },
+  // Both take an OpenAI-compatible chat completions endpoint offline (BYOK).
+  { harness: "copilot_cli", programs: ["copilot"], api: "chat" },
+  { harness: "qwen_code", programs: ["qwen"], api: "chat" },
 ];
 
 /** A session to continue: a file given to `txcript continue`, or an id in a store placed in HOME. */
@@ -342,6 +345,36 @@ async function resumeCommand(
       },
     };
   }
+  if (target === "copilot_cli")
+    return {
+      // As copilot-cli-verify.ts runs it: BYOK against the stub, nothing else reachable.
+      args: [`--resume=${id}`, "-p", prompt, "--allow-all-tools"],
+      env: {
+        ...env,
+        // The program unpacks itself (some 200 MB) under XDG_CACHE_HOME on first run: kept
+        // between cells, as copilot-cli-verify.ts keeps it.
+        XDG_CACHE_HOME: path.join(os.tmpdir(), "txcript-copilot-cache"),
+        COPILOT_OFFLINE: "true",
+        COPILOT_PROVIDER_BASE_URL: `${origin}/v1`,
+        COPILOT_PROVIDER_API_KEY: "txcript-fake-key",
+        COPILOT_MODEL: "txcript-stub-model",
+        TERM: "dumb",
+      },
+    };
+  if (target === "qwen_code")
+    return {
+      // As qwen-code-verify.ts runs it: the openai auth type with a fake key, the stub's base URL.
+      args: ["--auth-type", "openai", `--resume=${id}`, prompt],
+      env: {
+        ...env,
+        OPENAI_API_KEY: "txcript-fake-key",
+        OPENAI_BASE_URL: `${origin}/v1`,
+        OPENAI_MODEL: "stub-model",
+        QWEN_DISABLE_AUTO_TITLE: "1",
+        QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
+        TERM: "dumb",
+      },
+    };
   throw new Error(`no resume command for ${target}`);
 }
 

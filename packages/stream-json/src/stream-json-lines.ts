@@ -111,13 +111,16 @@ function isCutOff(error: unknown): boolean {
 /** Exact inverse of parseCapture for captured text; compact JSON for built lines. */
 export function serializeCapture(capture: StreamJsonCapture): string {
   const { lines } = capture;
-  const texts: string[] = new Array(lines.length);
+  // The final newline is an empty last piece of the join, so the text is one
+  // flat string (a newline appended after would make a rope to flatten again).
+  const finalNewline = capture.finalNewline && lines.length > 0;
+  const texts: string[] = new Array(lines.length + (finalNewline ? 1 : 0));
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] as StreamJsonLine;
     // A line read from text is written as that text: never printed again.
     texts[index] =
       line.text ?? (line.value === null ? "" : stringifyJson(line.value, undefined, harness));
   }
-  const text = texts.join("\n");
-  return capture.finalNewline && lines.length > 0 ? `${text}\n` : text;
+  if (finalNewline) texts[lines.length] = "";
+  return texts.join("\n");
 }
