@@ -188,7 +188,7 @@ export function createServer(io: Io, version: string): McpServer {
           .string()
           .optional()
           .describe(
-            "only this harness (claude_code, codex, pi, opencode, gemini_cli, copilot_cli, qwen_code, crush, cursor_cli, amp)",
+            "only this harness (claude_code, codex, pi, opencode, gemini_cli, copilot_cli, qwen_code, crush, cursor_cli, kimi_cli, amp)",
           ),
         cwd: z.string().optional().describe("only sessions recorded in this absolute directory"),
         limit: z

@@ -40,6 +40,7 @@ describe("resume commands never pass an id as an option", () => {
         "copilot_cli",
         "crush",
         "gemini_cli",
+        "kimi_cli",
         "opencode",
         "pi",
         "qwen_code",

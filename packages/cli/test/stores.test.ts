@@ -82,7 +82,7 @@ describe("txcript list", () => {
     expect(streamJson.stderr).toMatch(/^txcript: stream_json keeps no sessions on disk/);
     // The hint names every harness with a store, from the registry.
     expect(streamJson.stderr).toMatch(
-      /list reads the stores of cursor_cli, amp, opencode, copilot_cli, crush, qwen_code, claude_code, codex, pi, gemini_cli/,
+      /list reads the stores of cursor_cli, amp, opencode, copilot_cli, crush, qwen_code, claude_code, codex, pi, gemini_cli, kimi_cli/,
     );
     const limit = await txcript(home, ["list", "--limit", "0"]);
     expect(limit.code).toBe(2);

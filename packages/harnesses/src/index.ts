@@ -10,6 +10,7 @@ import { type AnyHarness, commonHarness, HarnessRegistry } from "@txcript/core";
 import { crushHarness } from "@txcript/crush";
 import { cursorCliHarness } from "@txcript/cursor-cli";
 import { geminiCliHarness } from "@txcript/gemini-cli";
+import { kimiCliHarness } from "@txcript/kimi-cli";
 import { opencodeHarness } from "@txcript/opencode";
 import { piHarness } from "@txcript/pi";
 import { qwenCodeHarness } from "@txcript/qwen-code";
@@ -30,6 +31,8 @@ export const harnessDefinitions: readonly AnyHarness[] = [
   codexHarness,
   piHarness,
   geminiCliHarness,
+  // A Kimi CLI line has a role and no type, uuid or message: no earlier format's lines are like it.
+  kimiCliHarness,
   streamJsonHarness,
 ];
 

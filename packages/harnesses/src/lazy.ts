@@ -21,6 +21,7 @@ export const storeHarnessLoaders: Record<
   codex: async () => (await import("@txcript/codex")).codexHarness,
   pi: async () => (await import("@txcript/pi")).piHarness,
   gemini_cli: async () => (await import("@txcript/gemini-cli")).geminiCliHarness,
+  kimi_cli: async () => (await import("@txcript/kimi-cli")).kimiCliHarness,
 };
 
 /** The harness of a store by its id (undefined for one that keeps no store here). */

@@ -44,6 +44,7 @@ describe("the harness registry", () => {
       "codex",
       "pi",
       "gemini_cli",
+      "kimi_cli",
       "stream_json",
     ]);
   });

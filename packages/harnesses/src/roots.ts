@@ -12,6 +12,7 @@ import { copilotCliStoreLocation } from "@txcript/copilot-cli/store-root";
 import { crushStoreLocation } from "@txcript/crush/store-root";
 import { cursorCliStoreLocation } from "@txcript/cursor-cli/store-root";
 import { geminiCliStoreLocation } from "@txcript/gemini-cli/store-root";
+import { kimiCliStoreLocation } from "@txcript/kimi-cli/store-root";
 import { opencodeStoreLocation } from "@txcript/opencode/store-root";
 import { piStoreLocation } from "@txcript/pi/store-root";
 import { qwenCodeStoreLocation } from "@txcript/qwen-code/store-root";
@@ -30,6 +31,7 @@ export const storeRootHarnesses = [
   "codex",
   "pi",
   "gemini_cli",
+  "kimi_cli",
 ] as const;
 
 const locationOf: Record<
@@ -46,6 +48,7 @@ const locationOf: Record<
   codex: codexStoreLocation,
   pi: piStoreLocation,
   gemini_cli: geminiCliStoreLocation,
+  kimi_cli: kimiCliStoreLocation,
 };
 
 /** A store's root, and where under it its sessions lie when not everywhere (Store.sessionPaths). */

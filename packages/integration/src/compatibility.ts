@@ -165,13 +165,15 @@ const unprobedTargets: readonly string[] = [
   "",
 ];
 
-/** docs/compatibility.md from a full run. */
 /** Harnesses txcript reads whose program cannot check anything here, and why. */
 export const uncheckedTargets: Record<string, string> = {
   cursor_cli:
     "read only. Cursor CLI (cursor-agent) is closed source and cannot be installed here (the npm package named cursor-agent is unrelated), so txcript writes nothing into its store and no cell checks it as a target; its fixtures are checked as a source above.",
+  kimi_cli:
+    "Kimi CLI is a Python program published on PyPI only, which this project's machines cannot reach, so no probe runs it. What txcript writes for it is held to Kimi CLI's published parsing rules (kosong's `Message` model and `Context.restore`, quoted in docs/formats/kimi-cli.md) by the package's own tests; its fixtures are checked as a source above.",
 };
 
+/** docs/compatibility.md from a full run. */
 export function renderMatrix(
   run: Awaited<ReturnType<typeof runMatrix>>,
   when: string,

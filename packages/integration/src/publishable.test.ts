@@ -5,7 +5,7 @@ import { assertBuilt, localBin, publishedPackages, run } from "./workspace.js";
 const packages = publishedPackages();
 
 describe("every published package", () => {
-  it("includes the sixteen the project ships", () => {
+  it("includes the seventeen the project ships", () => {
     expect(packages.map((found) => found.name)).toEqual([
       "@txcript/amp",
       "@txcript/claude-code",
@@ -17,6 +17,7 @@ describe("every published package", () => {
       "@txcript/cursor-cli",
       "@txcript/gemini-cli",
       "@txcript/html",
+      "@txcript/kimi-cli",
       "@txcript/opencode",
       "@txcript/pi",
       "@txcript/qwen-code",
