@@ -46,6 +46,24 @@ describe("fixtures/codex", () => {
       expect(commonCodec.serialize(commonCodec.fromCommon(transcript))).toBe(expected);
     });
   }
+  it("claims the pre-2025 {session, items} document by its session's timestamp or instructions, not any {session} document", () => {
+    const legacy = {
+      session: {
+        id: "0196f9a0-0000-7000-8000-000000000001",
+        timestamp: "2025-04-01T00:00:00.000Z",
+        instructions: "",
+      },
+      items: [],
+    };
+    expect(codexCodec.detect(JSON.stringify(legacy))).toBe(true);
+    expect(codexCodec.detect(JSON.stringify(legacy, null, 2))).toBe(true);
+    const instructionsFirst = { session: { instructions: "be brief", id: "x" }, items: [] };
+    expect(codexCodec.detect(JSON.stringify(instructionsFirst))).toBe(true);
+    // The control: another harness's document under a "session" key (Crush's dump) is not claimed.
+    const other = { session: { id: "x", parent_session_id: null, title: "t" }, messages: [] };
+    expect(codexCodec.detect(JSON.stringify(other, null, 2))).toBe(false);
+  });
+
   it("does not claim other harnesses' files", () => {
     const root = path.join(repoRoot, "fixtures");
     let checked = 0;
