@@ -112,13 +112,35 @@ function movedToThePast({ name, transcript }: NamedTranscript): NamedTranscript 
 }
 const movedIntoThePast = movedToThePast(generated[1] as NamedTranscript);
 
-const sessions: NamedTranscript[] = [
+/**
+ * Each session under an id of its own: `opencode import` replaces a session of
+ * the same id, and some fixtures share one (a harness's default id for a file
+ * that records none, Kimi CLI's loose context files).
+ */
+function distinctIds(transcripts: NamedTranscript[]): NamedTranscript[] {
+  const seen = new Set<string>();
+  return transcripts.map((entry, index) => {
+    const { id } = entry.transcript.meta;
+    if (!seen.has(id)) {
+      seen.add(id);
+      return entry;
+    }
+    const unique = `${id}-${index}`;
+    seen.add(unique);
+    return {
+      ...entry,
+      transcript: { ...entry.transcript, meta: { ...entry.transcript.meta, id: unique } },
+    };
+  });
+}
+
+const sessions: NamedTranscript[] = distinctIds([
   probe,
   ...fixtureTranscripts(),
   ...realTranscripts(),
   ...generated,
   movedIntoThePast,
-];
+]);
 
 interface Written {
   name: string;
