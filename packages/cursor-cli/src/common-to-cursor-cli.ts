@@ -13,6 +13,7 @@ import {
   type Message,
   stringifyJson,
   type Transcript,
+  TxcriptError,
   toCanonical,
 } from "@txcript/core";
 import { cursorCliLoss } from "./cursor-cli-losses.js";
@@ -25,6 +26,13 @@ function sha256(bytes: Uint8Array | string): string {
 
 /** A cwd as the file: URI Cursor records it by (each path segment percent-encoded). */
 export function workspaceUri(cwd: string): string {
+  // A lone surrogate has no UTF-8 form, so no file URI carries it (encodeURIComponent throws).
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cwd))
+    throw new TxcriptError(
+      "INVALID_DOCUMENT",
+      "the working directory holds a lone surrogate, which a file URI cannot carry",
+      { harness, location: { path: "$.meta.cwd" } },
+    );
   return `file://${cwd.split("/").map(encodeURIComponent).join("/")}`;
 }
 
