@@ -5,6 +5,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
+  type BudgetCalibration,
   type BudgetCut,
   BudgetFit,
   commonCodec,
@@ -386,19 +387,26 @@ export interface Fitted {
   after: number;
   budget: number;
   counter: string;
+  /** An estimate's budget, shrunk by the session's recorded prompt size (core's BudgetOptions.calibrate). */
+  calibration?: BudgetCalibration;
+  /** Messages of a cut copy whose recorded usage was left out (it counted what was cut). */
+  usageLeftOut: number;
 }
 
 /** The budget and counter for a target: the given budget, or its default. */
 async function targetBudget(
   target: string,
   budget: number | undefined,
-): Promise<{ limit: number; count: TokenCounter; name: string }> {
+): Promise<{ limit: number; count: TokenCounter; name: string; calibrate: boolean }> {
   const limit = budget ?? defaultBudget(target);
   const { count, name } = await tokenCounter(target);
-  return { limit, count, name };
+  // An estimate is calibrated by what the session's model counted; a real
+  // tokenizer of the target's family is not (the source's model counted
+  // with another).
+  return { limit, count, name, calibrate: contextWindow(target).tokenizer === "estimate" };
 }
 
-function checked<T extends { fits: boolean; after: number }>(
+function checked<T extends { fits: boolean; after: number; calibration?: BudgetCalibration }>(
   result: T,
   limit: number,
   name: string,
@@ -406,10 +414,52 @@ function checked<T extends { fits: boolean; after: number }>(
   if (!result.fits)
     throw new TxcriptError(
       "TOO_LARGE",
-      `the session does not fit a budget of ${limit} tokens even with only its last turn (${result.after} tokens by ${name})`,
+      `the session does not fit a budget of ${limit} tokens even with only its last turn (${result.after} tokens by ${name}${result.calibration === undefined ? "" : `, against ${result.calibration.limit} once calibrated by the usage the session recorded`})`,
       { hint: "pass a larger --budget, or continue a range (#N-M) of it" },
     );
   return { ...result, budget: limit, counter: name };
+}
+
+/**
+ * The messages of a copy, without their recorded usage when anything was
+ * cut: a message's usage counts the prompt its model was sent, which held
+ * what the copy no longer does, and a target that takes its context size
+ * from the last record (Qwen Code, on resume) would count the cut session.
+ * The archive keeps the usage.
+ */
+function withoutStaleUsage(
+  messages: Message[],
+  cut: boolean,
+): { messages: Message[]; usageLeftOut: number } {
+  if (!cut) return { messages, usageLeftOut: 0 };
+  let usageLeftOut = 0;
+  const kept = messages.map((message) => {
+    if (message.usage === undefined) return message;
+    usageLeftOut += 1;
+    const { usage: _usage, ...rest } = message;
+    return rest;
+  });
+  return { messages: kept, usageLeftOut };
+}
+
+/** What continue says of a fit that cut something (planCopy and the streaming copy alike). */
+export function fitNotes(
+  fitted: Omit<Fitted, "transcript" | "cuts"> & { cuts: { length: number } },
+): string[] {
+  if (fitted.cuts.length === 0) return [];
+  const { calibration } = fitted;
+  const calibrated =
+    calibration === undefined
+      ? ""
+      : `; the session recorded ${calibration.recorded} prompt tokens at message ${calibration.ordinal}, ${calibration.factor.toFixed(2)}× the count, so ${calibration.limit} counted tokens`;
+  const notes = [
+    `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}${calibrated}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
+  ];
+  if (fitted.usageLeftOut > 0)
+    notes.push(
+      `the recorded usage of ${fitted.usageLeftOut} message${fitted.usageLeftOut === 1 ? "" : "s"} left out of the copy: it counted what was cut (the archive keeps it)`,
+    );
+  return notes;
 }
 
 // Room for the archive note.
@@ -421,8 +471,17 @@ export async function fitForTarget(
   target: string,
   budget: number | undefined,
 ): Promise<Fitted> {
-  const { limit, count, name } = await targetBudget(target, budget);
-  return checked(fitToBudget(transcript, limit, count, { reserve }), limit, name);
+  const { limit, count, name, calibrate } = await targetBudget(target, budget);
+  const result = checked(
+    fitToBudget(transcript, limit, count, { reserve, calibrate }),
+    limit,
+    name,
+  );
+  const { messages, usageLeftOut } = withoutStaleUsage(
+    result.transcript.messages,
+    result.cuts.length > 0,
+  );
+  return { ...result, transcript: { ...result.transcript, messages }, usageLeftOut };
 }
 
 /**
@@ -440,7 +499,13 @@ export async function streamFitForTarget(
     cuts: ReturnType<BudgetFit["packedResult"]>["cuts"];
   };
 }> {
-  const { limit, count, name } = await targetBudget(target, budget);
-  const fit = new BudgetFit(limit, count, { reserve });
-  return { fit, finish: () => checked(fit.packedResult(), limit, name) };
+  const { limit, count, name, calibrate } = await targetBudget(target, budget);
+  const fit = new BudgetFit(limit, count, { reserve, calibrate });
+  return {
+    fit,
+    finish: () => {
+      const result = checked(fit.packedResult(), limit, name);
+      return { ...result, ...withoutStaleUsage(result.messages, result.cuts.length > 0) };
+    },
+  };
 }

@@ -9,7 +9,7 @@ import {
   type Transcript,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import { fitForTarget, writeArchive } from "./context-budget.js";
+import { fitForTarget, fitNotes, writeArchive } from "./context-budget.js";
 import type { Io } from "./io.js";
 import type { ReportSettings } from "./losses.js";
 import { note } from "./output.js";
@@ -149,12 +149,7 @@ export async function planCopy(
   const fitted = await fitForTarget(sliced, target, budget).catch((error: unknown) => {
     throw locate(error, options.file);
   });
-  if (fitted.cuts.length > 0)
-    await note(
-      io,
-      settings,
-      `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
-    );
+  for (const line of fitNotes(fitted)) await note(io, settings, line);
   if (skipped === 0 && fitted.cuts.length === 0) return { copy: unmarked(sliced) };
   const summary = [
     skipped > 0 ? `${skipped} messages before the last compaction` : undefined,

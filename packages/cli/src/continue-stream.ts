@@ -30,7 +30,13 @@ import {
   writeFileAtomic,
 } from "@txcript/core";
 import { integerOption, type Values } from "./args.js";
-import { archiveDirectory, exists, streamFitForTarget, writeArchive } from "./context-budget.js";
+import {
+  archiveDirectory,
+  exists,
+  fitNotes,
+  streamFitForTarget,
+  writeArchive,
+} from "./context-budget.js";
 import { compactionsAsText, fullNote, type Plan, withNote } from "./continue-plan.js";
 import type { Harness } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
@@ -219,12 +225,7 @@ export async function streamedCopy(
     );
   else if (full) await note(io, settings, `replaying all ${count} messages (--full)`);
   if (removed.asText + removed.dropped > 0) await note(io, settings, fullNote(removed, target.id));
-  if (fitted.cuts.length > 0)
-    await note(
-      io,
-      settings,
-      `fitted into a budget of ${fitted.budget} tokens (${fitted.counter}): ${fitted.before} → ${fitted.after} tokens, ${fitted.cuts.length} cut${fitted.cuts.length === 1 ? "" : "s"}`,
-    );
+  for (const line of fitNotes(fitted)) await note(io, settings, line);
   const result = { input, readWarnings: collector.warnings, directory };
   if (start === 0 && fitted.cuts.length === 0) {
     // Nothing left out: no archive, as on the whole path.

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { transcriptArbitrary } from "./arbitraries/index.js";
 import {
+  type BudgetCalibration,
   type BudgetCut,
   BudgetFit,
   type BudgetOptions,
@@ -53,7 +54,7 @@ function referenceFit(
   const imageTokens = options.imageTokens ?? 1600;
   const longTokens = options.longTokens ?? 2000;
   const keep = options.keepChars ?? 2000;
-  const limit = Math.max(0, budget - (options.reserve ?? 0));
+  let limit = Math.max(0, budget - (options.reserve ?? 0));
   // Work on copies: [original ordinal, message].
   let entries = transcript.messages.map((message, index) => ({
     ordinal: index + 1,
@@ -61,6 +62,35 @@ function referenceFit(
     tokens: messageTokens(message, count, imageTokens),
   }));
   const before = entries.reduce((sum, entry) => sum + entry.tokens, 0);
+  // Calibration (BudgetOptions.calibrate): the last message recording its
+  // prompt size (input + cache reads + cache writes) says how large the
+  // conversation before it was; with the count from it on, that is the
+  // session's size by its record. A larger size divides the budget.
+  let calibration: BudgetCalibration | undefined;
+  const usages = entries.flatMap(({ message, ordinal }) => {
+    const usage = message.usage;
+    const prompt =
+      usage === undefined
+        ? 0
+        : usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+    return prompt > 0 ? [{ ordinal, prompt }] : [];
+  });
+  const record = usages.at(-1);
+  if (options.calibrate === true && record !== undefined && before > 0) {
+    const rest = entries
+      .filter((entry) => entry.ordinal >= record.ordinal)
+      .reduce((sum, entry) => sum + entry.tokens, 0);
+    const factor = (record.prompt + rest) / before;
+    if (factor > 1) {
+      calibration = {
+        ordinal: record.ordinal,
+        recorded: record.prompt,
+        factor,
+        limit: Math.floor(limit / factor),
+      };
+      limit = calibration.limit;
+    }
+  }
   let total = before;
   const cuts: BudgetCut[] = [];
   const done = (): BudgetResult => ({
@@ -69,6 +99,7 @@ function referenceFit(
     before,
     after: total,
     fits: total <= limit,
+    ...(calibration === undefined ? {} : { calibration }),
   });
   const retotal = (entry: (typeof entries)[number]) => {
     const next = messageTokens(entry.message, count, imageTokens);
@@ -170,6 +201,7 @@ const settings = fc.record({
   longTokens: fc.integer({ min: 1, max: 80 }),
   keepChars: fc.integer({ min: 1, max: 60 }),
   reserve: fc.integer({ min: 0, max: 100 }),
+  calibrate: fc.boolean(),
 });
 
 // A tokenizer that is not additive over text pieces (as a real one is not): words, rounded up.
@@ -247,12 +279,19 @@ describe("fitMessages (two passes) and fitToBudget", () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(sessions, settings, (transcript, { budget, ...options }) => {
-        for (const cut of fitToBudget(transcript, budget, estimateTokens, options).cuts)
-          seen.add(cut.what);
+        const result = fitToBudget(transcript, budget, estimateTokens, options);
+        for (const cut of result.cuts) seen.add(cut.what);
+        if (result.calibration !== undefined) seen.add("calibrated");
       }),
       { ...lawParameters(), numRuns: 300 },
     );
-    expect([...seen].sort()).toEqual(["long-text", "thinking", "tool-output", "turn"]);
+    expect([...seen].sort()).toEqual([
+      "calibrated",
+      "long-text",
+      "thinking",
+      "tool-output",
+      "turn",
+    ]);
   });
 
   it("drops a result whose call went with a dropped turn, as the one-pass fit does", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { transcriptArbitrary } from "./arbitraries/index.js";
-import { blockText, estimateTokens, fitToBudget } from "./budget.js";
+import { blockText, estimateTokens, fitToBudget, recordedPromptTokens } from "./budget.js";
 import type { Message, Transcript } from "./model.js";
 import { lawParameters } from "./testing/index.js";
 
@@ -150,5 +150,83 @@ describe("fitToBudget", () => {
       ),
       lawParameters(),
     );
+  });
+
+  describe("calibrate", () => {
+    // Ten turns of 400 characters (about 105 estimated tokens a turn with
+    // the 4 each message is counted for); the last answer records that the
+    // model was sent `recorded` prompt tokens.
+    const session = (recorded: number | undefined): Transcript => {
+      const messages: Message[] = [];
+      for (let turn = 0; turn < 10; turn += 1)
+        messages.push(user(`question ${turn} ${"x".repeat(400)}`), {
+          role: "assistant",
+          timestamp: at,
+          content: [{ type: "text", text: `answer ${turn}` }],
+          ...(turn === 9 && recorded !== undefined
+            ? {
+                usage: {
+                  inputTokens: 10,
+                  outputTokens: 5,
+                  cacheReadInputTokens: recorded - 10 - 100,
+                  cacheCreationInputTokens: 100,
+                },
+              }
+            : {}),
+        });
+      return { meta: { id: "a", timestamp: at }, messages };
+    };
+
+    it("shrinks the budget by how much larger the recorded prompt is than the count", () => {
+      const uncalibrated = fitToBudget(session(3000), 1500, estimateTokens);
+      expect(uncalibrated.cuts).toEqual([]);
+      expect(uncalibrated.calibration).toBeUndefined();
+      const result = fitToBudget(session(3000), 1500, estimateTokens, { calibrate: true });
+      const before = total(session(3000));
+      const last = session(3000).messages.at(-1) as Message;
+      const factor = (3000 + total({ ...session(3000), messages: [last] })) / before;
+      expect(result.calibration).toEqual({
+        ordinal: 20,
+        recorded: 3000,
+        factor,
+        limit: Math.floor(1500 / factor),
+      });
+      expect(factor).toBeGreaterThan(2.5);
+      expect(result.cuts.some((cut) => cut.what === "turn")).toBe(true);
+      expect(result.fits).toBe(true);
+      expect(result.after).toBeLessThanOrEqual(Math.floor(1500 / factor));
+      // The counts stay the counter's.
+      expect(result.before).toBe(before);
+      expect(result.after).toBe(total(result.transcript));
+    });
+
+    it("never makes the budget larger, and does nothing without a record", () => {
+      const budget = total(session(undefined)) - 50;
+      const plain = fitToBudget(session(undefined), budget, estimateTokens);
+      // A record smaller than the count (a tokenizer that counts fewer).
+      const smaller = fitToBudget(session(50), budget, estimateTokens, { calibrate: true });
+      expect(smaller.calibration).toBeUndefined();
+      expect(smaller.transcript.messages.length).toBe(plain.transcript.messages.length);
+      const none = fitToBudget(session(undefined), budget, estimateTokens, { calibrate: true });
+      expect(none.calibration).toBeUndefined();
+      expect(none.cuts.length).toBe(plain.cuts.length);
+    });
+
+    it("reads the recorded prompt as input, cache reads and cache writes", () => {
+      expect(
+        recordedPromptTokens({
+          role: "assistant",
+          timestamp: at,
+          content: [],
+          usage: {
+            inputTokens: 3,
+            outputTokens: 1000,
+            cacheReadInputTokens: 20,
+            cacheCreationInputTokens: 100,
+          },
+        }),
+      ).toBe(123);
+      expect(recordedPromptTokens(user("x"))).toBe(0);
+    });
   });
 });

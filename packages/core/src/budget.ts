@@ -29,6 +29,22 @@ export interface BudgetResult {
   after: number;
   /** False when even the last turn alone does not fit. */
   fits: boolean;
+  /** Present when `calibrate` scaled the budget by the session's recorded usage. */
+  calibration?: BudgetCalibration;
+}
+
+/**
+ * How a fit read the session's own record of its size: the prompt tokens
+ * its model reported at message `ordinal` (input, cache reads and cache
+ * writes), against the counter's count of the same conversation. `factor`
+ * (> 1) is how many times larger the recorded size is; the budget is
+ * divided by it (`limit`, in the counter's tokens).
+ */
+export interface BudgetCalibration {
+  ordinal: number;
+  recorded: number;
+  factor: number;
+  limit: number;
 }
 
 export interface BudgetOptions {
@@ -40,6 +56,53 @@ export interface BudgetOptions {
   keepChars?: number;
   /** Tokens set aside for what the caller adds (the archive note). */
   reserve?: number;
+  /**
+   * Calibrate an estimate by the session's recorded usage: when the last
+   * message that records its prompt tokens says the conversation up to it
+   * is larger than the counter counts (a model's tokenizer against four
+   * characters a token), the budget shrinks by that ratio. The recorded
+   * size counts the source harness's own system prompt too, so this errs
+   * on the side of cutting more. Never makes the budget larger.
+   */
+  calibrate?: boolean;
+}
+
+/** The prompt tokens a message's usage records (0 when none). */
+export function recordedPromptTokens(message: Message): number {
+  const usage = message.usage;
+  return usage === undefined
+    ? 0
+    : usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+}
+
+/**
+ * The calibration of a fit whose messages' counts are `fits`, given the
+ * last recorded prompt size (`recorded`, at the 0-based `at`): the
+ * conversation's size by the record is what was recorded before `at` and
+ * the count of everything from `at` on (its answer and what came after).
+ * Undefined when it is no larger than the count.
+ */
+function calibration(
+  fits: Fits,
+  limit: number,
+  recorded: { tokens: number; at: number } | undefined,
+): BudgetCalibration | undefined {
+  if (recorded === undefined) return undefined;
+  let total = 0;
+  let after = 0;
+  for (let at = 0; at < fits.length; at += 1) {
+    const tokens = fits.tokens(at, 0);
+    total += tokens;
+    if (at >= recorded.at) after += tokens;
+  }
+  const factor = (recorded.tokens + after) / total;
+  if (!(total > 0 && factor > 1)) return undefined;
+  return {
+    ordinal: recorded.at + 1,
+    recorded: recorded.tokens,
+    factor,
+    limit: Math.floor(limit / factor),
+  };
 }
 
 /** JSON text of a value; hostile depth is a size error, not a RangeError. */
@@ -418,22 +481,39 @@ export class BudgetFit {
   /** The calls of the messages that stay (few: the budget's), and of those left out (many). */
   readonly #keptCalls = new Set<string>();
   readonly #leftCalls = new StringIds();
+  readonly #calibrate: boolean;
+  /** The last prompt size a measured message recorded, and its index. */
+  #recorded: { tokens: number; at: number } | undefined;
+  #calibration: BudgetCalibration | undefined;
 
   constructor(budget: number, count: TokenCounter, options: BudgetOptions = {}) {
     this.#settings = fitSettings(count, options);
     this.#limit = Math.max(0, budget - (options.reserve ?? 0));
+    this.#calibrate = options.calibrate === true;
   }
 
   /** Pass one: the next message, measured and let go. */
   measure(message: Message): void {
     if (this.#plan !== undefined) throw new Error("BudgetFit: measure after keep");
+    if (this.#calibrate) {
+      const tokens = recordedPromptTokens(message);
+      if (tokens > 0) this.#recorded = { tokens, at: this.#fits.length };
+    }
     this.#fits.push(measureMessage(message, this.#settings));
+  }
+
+  /** The plan, made once: against the budget, calibrated if asked. */
+  #planned(): FitPlan {
+    if (this.#plan === undefined) {
+      this.#calibration = calibration(this.#fits, this.#limit, this.#recorded);
+      this.#plan = planFit(this.#fits, this.#calibration?.limit ?? this.#limit);
+    }
+    return this.#plan;
   }
 
   /** Pass two: the next message again, kept (shrunk) if it stays. */
   keep(message: Message): void {
-    this.#plan ??= planFit(this.#fits, this.#limit);
-    const plan = this.#plan;
+    const plan = this.#planned();
     const index = this.#index;
     if (index >= this.#fits.length) throw changed();
     this.#index += 1;
@@ -454,8 +534,8 @@ export class BudgetFit {
 
   /** What stays, what was cut, and the token counts before and after. */
   result(): Omit<BudgetResult, "transcript"> & { messages: Message[] } {
-    const { messages, cuts, before, after, fits } = this.packedResult();
-    return { messages, cuts: [...cuts], before, after, fits };
+    const { cuts, ...rest } = this.packedResult();
+    return { ...rest, cuts: [...cuts] };
   }
 
   /** result(), with the cuts made as they are read (BudgetCuts), not held. */
@@ -464,8 +544,7 @@ export class BudgetFit {
     cuts: BudgetCuts;
   } {
     const fits = this.#fits;
-    this.#plan ??= planFit(fits, this.#limit);
-    const plan = this.#plan;
+    const plan = this.#planned();
     if (this.#index !== fits.length) throw changed();
     const { count, imageTokens } = this.#settings;
     let before = 0;
@@ -505,7 +584,8 @@ export class BudgetFit {
       cuts: new BudgetCuts(fits, plan, orphanCuts),
       before,
       after: total,
-      fits: total <= this.#limit,
+      fits: total <= plan.limit,
+      ...(this.#calibration === undefined ? {} : { calibration: this.#calibration }),
     };
   }
 }

@@ -3,8 +3,21 @@
 // file and JSON primitives. Arbitraries and the law suite live in the
 // `./arbitraries` and `./testing` subpaths so this entry needs only zod.
 
-export type { BudgetCut, BudgetOptions, BudgetResult, TokenCounter } from "./budget.js";
-export { BudgetFit, blockText, estimateTokens, fitMessages, fitToBudget } from "./budget.js";
+export type {
+  BudgetCalibration,
+  BudgetCut,
+  BudgetOptions,
+  BudgetResult,
+  TokenCounter,
+} from "./budget.js";
+export {
+  BudgetFit,
+  blockText,
+  estimateTokens,
+  fitMessages,
+  fitToBudget,
+  recordedPromptTokens,
+} from "./budget.js";
 export type {
   Codec,
   ConversionOptions,

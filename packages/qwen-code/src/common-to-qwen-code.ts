@@ -163,7 +163,22 @@ export function commonToQwenCode(
       "$.subagents",
       transcript.subagents.length,
     );
-  const { messages } = transcript;
+  // Qwen Code leaves a model turn with no parts, or with an empty text part,
+  // out of the history it sends, and every model turn next to it: such a
+  // text is not written, nor an assistant message left with nothing.
+  const sendable = (message: Message) =>
+    message.role !== "assistant" ||
+    message.content.some((block) => block.type !== "text" || block.text !== "");
+  transcript.messages.forEach((message, index) => {
+    if (!sendable(message))
+      warn(
+        options,
+        qwenCodeLoss.emptyMessage,
+        "an assistant message with nothing Qwen Code would send was left out",
+        `$.messages[${index}]`,
+      );
+  });
+  const messages = transcript.messages.filter(sendable);
   if (messages.length === 0 && meta.title === undefined) {
     warn(
       options,
@@ -209,7 +224,8 @@ export function commonToQwenCode(
 
   const lines: string[] = [];
   let parent: string | null = null;
-  messages.forEach((message, index) => {
+  transcript.messages.forEach((message, index) => {
+    if (!sendable(message)) return;
     const where = `$.messages[${index}]`;
     if (message.context !== undefined)
       warn(
@@ -234,7 +250,7 @@ export function commonToQwenCode(
           "a compaction's trigger, token count or history was not kept",
           where,
         );
-      record = base(index, parent, message.timestamp, "system");
+      record = base(lines.length, parent, message.timestamp, "system");
       record.subtype = "chat_compression";
       record.systemPayload = {
         info: {},
@@ -247,13 +263,24 @@ export function commonToQwenCode(
         message.content.every((block) => block.type === "tool_result");
       const type =
         message.role === "assistant" ? "assistant" : toolResultsOnly ? "tool_result" : "user";
-      record = base(index, parent, message.timestamp, type);
-      const parts: Json[] = message.content.map((block, at) =>
-        (message.role === "user" && block.type === "tool_use") ||
-        (block.type === "tool_result" && userCalls.has(block.toolUseId))
-          ? userPartOf(block, options, `${where}.content[${at}]`)
-          : partOf(block, names, options, `${where}.content[${at}]`),
-      );
+      record = base(lines.length, parent, message.timestamp, type);
+      const parts: Json[] = [];
+      message.content.forEach((block, at) => {
+        if (message.role === "assistant" && block.type === "text" && block.text === "")
+          warn(
+            options,
+            qwenCodeLoss.emptyText,
+            "an empty text block on an assistant message was left out",
+            `${where}.content[${at}]`,
+          );
+        else
+          parts.push(
+            (message.role === "user" && block.type === "tool_use") ||
+              (block.type === "tool_result" && userCalls.has(block.toolUseId))
+              ? userPartOf(block, options, `${where}.content[${at}]`)
+              : partOf(block, names, options, `${where}.content[${at}]`),
+          );
+      });
       record.message = { role: message.role === "assistant" ? "model" : "user", parts };
     }
     if (message.model !== undefined) record.model = message.model;
@@ -264,7 +291,7 @@ export function commonToQwenCode(
   });
   if (meta.title !== undefined) {
     const record = base(
-      messages.length,
+      lines.length,
       parent,
       messages.at(-1)?.timestamp ?? meta.timestamp,
       "system",

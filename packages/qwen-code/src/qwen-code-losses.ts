@@ -76,6 +76,16 @@ export const qwenCodeLoss = {
     "degraded",
     "A tool call on a user message (a slash command), and its result in the same message, are written as text: Qwen Code sends no call from a user turn.",
   ),
+  emptyMessage: loss(
+    "qwen_code.empty-message",
+    "degraded",
+    "An assistant message with no content but empty texts is not written (nor its usage and model): Qwen Code leaves a model turn with no parts out of the history it sends, and every model turn next to it.",
+  ),
+  emptyText: loss(
+    "qwen_code.empty-text",
+    "degraded",
+    "An empty text block on an assistant message is not written: Qwen Code leaves a model turn holding an empty text part out of the history it sends, and every model turn next to it.",
+  ),
   stopReason: loss("qwen_code.stop-reason", "bookkeeping", "Stop reasons are not kept."),
   usage: loss(
     "qwen_code.usage",

@@ -3,7 +3,8 @@
 // "Losses"): the session id Qwen Code can name a file by, the start time of
 // the first message, no session model, lineage, subagents, context marks or
 // stop reasons, usage as usageMetadata holds it, thinking as a thought part,
-// a compaction marker as its summary, tools through the dialect table.
+// a compaction marker as its summary, tools through the dialect table, and
+// no empty text on an assistant message, nor an assistant message left empty.
 import type { Block, Message, Transcript, Usage } from "@txcript/core";
 import { qwenSessionId } from "./qwen-code-paths.js";
 import { emptySessionMeta } from "./qwen-code-to-common.js";
@@ -68,8 +69,18 @@ function projectMessage(message: Message, userCalls: ReadonlySet<string>): Messa
   return projected;
 }
 
+/** An empty text on an assistant message is not written, nor an assistant message with nothing else. */
+function withoutEmptyModelTurns(messages: readonly Message[]): Message[] {
+  return messages.flatMap((message) => {
+    if (message.role !== "assistant") return [message];
+    const content = message.content.filter((block) => block.type !== "text" || block.text !== "");
+    return content.length === 0 ? [] : [{ ...message, content }];
+  });
+}
+
 export function qwenCodeProject(transcript: Transcript): Transcript {
-  const { meta, messages } = transcript;
+  const { meta } = transcript;
+  const messages = withoutEmptyModelTurns(transcript.messages);
   if (messages.length === 0 && meta.title === undefined)
     return { meta: { ...emptySessionMeta }, messages: [] };
   const projected: Transcript["meta"] = {

@@ -95,11 +95,26 @@ function sample(cwd: string): Transcript {
   };
 }
 
-async function saveSample(label: string) {
+/** The sample with an empty assistant message and an empty text before its first call (a fitted copy's reasoning-only turn, once its reasoning was cut). */
+function withEmptyModelTurns(transcript: Transcript): Transcript {
+  const [prompt, call, ...rest] = transcript.messages;
+  if (prompt === undefined || call === undefined) throw new Error("the sample has a call");
+  return {
+    ...transcript,
+    messages: [
+      prompt,
+      { role: "assistant", content: [], timestamp: call.timestamp },
+      { ...call, content: [{ type: "text", text: "" }, ...call.content] },
+      ...rest,
+    ],
+  };
+}
+
+async function saveSample(label: string, edit = (transcript: Transcript) => transcript) {
   const cwd = path.join(root, label, "project");
   await fs.mkdir(cwd, { recursive: true });
   const store = new QwenCodeStore({ root: path.join(root, label, "qwen") });
-  const saved = await store.save(qwenCodeCodec.fromCommon(sample(cwd)));
+  const saved = await store.save(qwenCodeCodec.fromCommon(edit(sample(cwd))));
   return { store, saved, cwd };
 }
 
@@ -118,6 +133,35 @@ describe.skipIf(bin === undefined)(
       );
       expect(result.ok).toBe(true);
       expect((await fs.readFile(saved.path)).equals(before)).toBe(true);
+    }, 120_000);
+
+    it("sends the calls of a session with an empty assistant message and an empty text (neither is written)", async () => {
+      const { store, saved, cwd } = await saveSample("empty-turns", withEmptyModelTurns);
+      const result = await check(saved, store.root, cwd);
+      expect(result.detail).toBe(
+        "resumed the session: the model received 2 prompts, 2 tool calls and 2 results",
+      );
+      expect(result.ok).toBe(true);
+    }, 120_000);
+
+    it("drops the first call when a model record with no parts precedes it (the control: why neither is written)", async () => {
+      const { store, saved, cwd } = await saveSample("empty-parts", withEmptyModelTurns);
+      const lines = (await fs.readFile(saved.path, "utf8")).split("\n");
+      const first = JSON.parse(lines[0] as string) as Record<string, unknown>;
+      const second = JSON.parse(lines[1] as string) as Record<string, unknown>;
+      // A model record with no parts between the prompt and the call, as the writer wrote before.
+      const empty = {
+        ...second,
+        uuid: "00000000-0000-4000-8000-000000000001",
+        parentUuid: first.uuid,
+        message: { role: "model", parts: [] },
+      };
+      second.parentUuid = empty.uuid;
+      lines.splice(1, 1, JSON.stringify(empty), JSON.stringify(second));
+      await fs.writeFile(saved.path, lines.join("\n"));
+      const result = await check(saved, store.root, cwd);
+      expect(result.ok, result.detail).toBe(false);
+      expect(result.detail).toContain("call_read_1");
     }, 120_000);
 
     it("fails when the first record names another project (the control)", async () => {
