@@ -48,7 +48,7 @@ export interface ClaudeCodeSaveOptions extends SaveOptions {
 const headBytes = 65_536;
 const safeId = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-interface Peek {
+export interface Peek {
   sessionId?: string;
   cwd?: string;
   title?: string;
@@ -61,55 +61,87 @@ function oneLine(text: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-/** What the head and tail of a session file say, read leniently (cut lines are skipped). */
-function peek(texts: readonly string[]): Peek {
+/** A line as a JSON object, or undefined (cut, not JSON, or not an object). */
+function objectLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the head and tail of a session file say, read leniently (cut lines
+ * are skipped). Only a line that can still add something is parsed, which
+ * keeps a listing's cost per session flat with its size (bench
+ * `claude-list`): until the file is recognized and its session id and cwd
+ * are known, every line; after that, a line holding `title` or `summary`
+ * (a custom-title, ai-title or summary line), `user` while no prompt is
+ * known, or a `\u` escape (which could spell any of those). A JSON line of
+ * such a type holds its name in plain text or escaped, so no line that
+ * matters is skipped. The uuids a summary's leaf is checked against are
+ * read only when there is a summary.
+ */
+export function peekClaudeCodeSession(texts: readonly string[]): Peek {
   const result: Peek = { recognized: false };
-  const uuids = new Set<string>();
   const summaries: { summary: string; leaf: string }[] = [];
   let custom: string | undefined;
   let ai: string | undefined;
-  for (const text of texts) {
-    for (const line of text.split("\n")) {
-      let value: Record<string, unknown>;
-      try {
-        const parsed: unknown = JSON.parse(line);
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) continue;
-        value = parsed as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      const own = (key: string) => (Object.hasOwn(value, key) ? value[key] : undefined);
-      if (claudeCodeCodec.detect(line)) result.recognized = true;
-      const type = own("type");
-      if (typeof own("uuid") === "string") uuids.add(own("uuid") as string);
-      if (result.sessionId === undefined && typeof own("sessionId") === "string")
-        result.sessionId = own("sessionId") as string;
-      if (result.cwd === undefined && typeof own("cwd") === "string")
-        result.cwd = own("cwd") as string;
-      if (type === "custom-title" && typeof own("customTitle") === "string")
-        custom = own("customTitle") as string;
-      if (type === "ai-title" && typeof own("aiTitle") === "string") ai = own("aiTitle") as string;
-      if (
-        type === "summary" &&
-        typeof own("summary") === "string" &&
-        typeof own("leafUuid") === "string"
-      )
-        summaries.push({ summary: own("summary") as string, leaf: own("leafUuid") as string });
-      const message = own("message");
-      if (
-        result.prompt === undefined &&
-        type === "user" &&
-        own("isMeta") !== true &&
-        typeof message === "object" &&
-        message !== null &&
-        typeof (message as { content?: unknown }).content === "string"
-      ) {
-        const content = (message as { content: string }).content;
-        if (!content.startsWith("<")) result.prompt = oneLine(content);
-      }
+  const lines = texts.flatMap((text) => text.split("\n"));
+  for (const line of lines) {
+    const wanted =
+      !result.recognized ||
+      result.sessionId === undefined ||
+      result.cwd === undefined ||
+      line.includes("title") ||
+      line.includes("summary") ||
+      (result.prompt === undefined && line.includes("user")) ||
+      line.includes("\\u");
+    if (!wanted) continue;
+    const value = objectLine(line);
+    if (value === undefined) continue;
+    const own = (key: string) => (Object.hasOwn(value, key) ? value[key] : undefined);
+    if (!result.recognized && claudeCodeCodec.detect(line)) result.recognized = true;
+    const type = own("type");
+    if (result.sessionId === undefined && typeof own("sessionId") === "string")
+      result.sessionId = own("sessionId") as string;
+    if (result.cwd === undefined && typeof own("cwd") === "string")
+      result.cwd = own("cwd") as string;
+    if (type === "custom-title" && typeof own("customTitle") === "string")
+      custom = own("customTitle") as string;
+    if (type === "ai-title" && typeof own("aiTitle") === "string") ai = own("aiTitle") as string;
+    if (
+      type === "summary" &&
+      typeof own("summary") === "string" &&
+      typeof own("leafUuid") === "string"
+    )
+      summaries.push({ summary: own("summary") as string, leaf: own("leafUuid") as string });
+    const message = own("message");
+    if (
+      result.prompt === undefined &&
+      type === "user" &&
+      own("isMeta") !== true &&
+      typeof message === "object" &&
+      message !== null &&
+      typeof (message as { content?: unknown }).content === "string"
+    ) {
+      const content = (message as { content: string }).content;
+      if (!content.startsWith("<")) result.prompt = oneLine(content);
     }
   }
-  const summary = summaries.findLast((entry) => uuids.has(entry.leaf))?.summary;
+  let summary: string | undefined;
+  if (summaries.length > 0) {
+    const uuids = new Set<string>();
+    for (const line of lines) {
+      const value = objectLine(line);
+      const uuid = value !== undefined && Object.hasOwn(value, "uuid") ? value.uuid : undefined;
+      if (typeof uuid === "string") uuids.add(uuid);
+    }
+    summary = summaries.findLast((entry) => uuids.has(entry.leaf))?.summary;
+  }
   const title = custom ?? summary ?? ai ?? result.prompt;
   if (title !== undefined) result.title = title;
   return result;
@@ -146,7 +178,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
           const stat = await fs.stat(file);
           const head = await readHead(file, headBytes);
           const tail = await readTail(file, stat.size, headBytes);
-          const seen = peek([head, tail]);
+          const seen = peekClaudeCodeSession([head, tail]);
           if (!seen.recognized) {
             onSkip?.({
               path: file,
