@@ -15,10 +15,10 @@ import { cliBin, loadCodecs } from "./lib/packages.mjs";
 import { formatBytes, textTable } from "./lib/report.mjs";
 import { mergeResults, writeResults } from "./lib/results.mjs";
 import { ensureSearchCorpus } from "./lib/search-corpus.mjs";
-import { claudeList } from "./lib/suite-claude-list.mjs";
 import { codexList } from "./lib/suite-codex-list.mjs";
 import { redactRecall } from "./lib/suite-redact.mjs";
 import { search } from "./lib/suite-search.mjs";
+import { storeList } from "./lib/suite-store-list.mjs";
 import { streaming } from "./lib/suite-streaming.mjs";
 import { conversions, fuzz, listing, liveReader, peakMemory, startup } from "./lib/suites.mjs";
 
@@ -61,7 +61,7 @@ const suites = [
   { name: "convert", corpus: true, run: conversions },
   { name: "list", corpus: true, run: listing },
   { name: "codex-list", run: codexList },
-  { name: "claude-list", run: claudeList },
+  { name: "store-list", run: storeList },
   { name: "start-up", corpus: true, run: startup },
   { name: "memory", corpus: true, full: true, run: peakMemory },
   { name: "streaming", run: streaming },

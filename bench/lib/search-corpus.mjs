@@ -113,7 +113,7 @@ export function describeSizes(sizes) {
  * others do not: each saves one small session first, which must land in a
  * file inside the home that its discover lists (then it is removed again).
  */
-async function usableStores(harnesses, codecs, environment, home) {
+export async function usableStores(harnesses, codecs, environment, home) {
   const usable = [];
   const left = {};
   if (codecs.amp === undefined) return { usable, left: { all: "no Amp codec to read with" } };
