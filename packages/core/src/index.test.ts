@@ -94,6 +94,8 @@ describe("public exports", () => {
         "readTextFile",
         "readTimestamp",
         "removeStaleTemporaries",
+        "renameKeys",
+        "renamedToolDialect",
         "resolveRange",
         "restMessages",
         "saveSessionFile",

@@ -157,6 +157,12 @@ export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
 export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";
+export type {
+  RenamedToolDialect,
+  RenamedToolDialectOptions,
+  RenamedToolSpec,
+} from "./tool-dialect.js";
+export { renamedToolDialect, renameKeys } from "./tool-dialect.js";
 export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
 export {
   fromCanonical,
