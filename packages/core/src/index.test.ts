@@ -103,6 +103,7 @@ describe("public exports", () => {
         "signature",
         "splitJsonLines",
         "splitMeta",
+        "sqliteBinding",
         "streamConvert",
         "stringAt",
         "stringifyJson",

@@ -133,6 +133,13 @@ export {
 export type { SignatureEntry } from "./signature.js";
 export { signature } from "./signature.js";
 export type {
+  SqliteConstructor,
+  SqliteDatabase,
+  SqliteOpenOptions,
+  SqliteStatement,
+} from "./sqlite.js";
+export { sqliteBinding } from "./sqlite.js";
+export type {
   StreamConversion,
   StreamInput,
   StreamPart,
