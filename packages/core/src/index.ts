@@ -122,11 +122,15 @@ export {
   withInputFile,
   withInputFileEach,
 } from "./pipeline.js";
-export type { SaveSessionFileOptions } from "./session-files.js";
+export type { OneSessionFileOptions, SaveSessionFileOptions } from "./session-files.js";
 export {
   deleteSessionFile,
+  isRegularFile,
   listDirectories,
+  oneSessionFile,
   readTail,
+  refuseCopyElsewhere,
+  regularFiles,
   saveSessionFile,
   unsafeIdError,
 } from "./session-files.js";
