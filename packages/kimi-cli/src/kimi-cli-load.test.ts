@@ -2,12 +2,12 @@
 // id of its own, derived from where it lies as the layout names sessions;
 // one default id for all made one session replace another in `opencode
 // import`. A text with no file (stdin) keeps the one deterministic default.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSessionFile, type Transcript } from "@txcript/core";
-import { afterEach, describe, expect, it } from "vitest";
+import { scratchDirectory } from "@txcript/core/testing";
+import { describe, expect, it } from "vitest";
 import { kimiCliCodec } from "./kimi-cli-codec.js";
 import { kimiCliHarness } from "./kimi-cli-harness.js";
 import { looseFileId } from "./kimi-cli-load.js";
@@ -17,15 +17,10 @@ const fixture = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../../fixtures/kimi-cli/odd-lines.jsonl",
 );
-const roots: string[] = [];
+const scratch = scratchDirectory("txcript-kimi-load-");
 function tempRoot(): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), "txcript-kimi-load-"));
-  roots.push(root);
-  return root;
+  return mkdtempSync(path.join(scratch, "case-"));
 }
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
 
 async function idOf(file: string): Promise<string> {
   const session = await loadSessionFile(kimiCliHarness, file, { environment: {} });
