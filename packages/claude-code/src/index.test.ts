@@ -1,22 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { describePublicExports } from "@txcript/core/testing";
 import * as api from "./index.js";
 
-describe("@txcript/claude-code public API", () => {
-  it("exports exactly these names", () => {
-    expect(Object.keys(api).sort()).toEqual([
-      "ClaudeCodeStore",
-      "claudeCodeCodec",
-      "claudeCodeHarness",
-      "claudeCodeLoss",
-      "claudeCodeLosses",
-      "claudeCodeNamespace",
-      "claudeCodeProgramCheck",
-      "claudeCodeProject",
-      "claudeResumeCommand",
-      "claudeSessionId",
-      "commonToClaudeCodeLines",
-      "missingResultText",
-      "mungeClaudeProjectDir",
-    ]);
-  });
-});
+describePublicExports("@txcript/claude-code", api, [
+  "ClaudeCodeStore",
+  "claudeCodeCodec",
+  "claudeCodeHarness",
+  "claudeCodeLoss",
+  "claudeCodeLosses",
+  "claudeCodeNamespace",
+  "claudeCodeProgramCheck",
+  "claudeCodeProject",
+  "claudeResumeCommand",
+  "claudeSessionId",
+  "commonToClaudeCodeLines",
+  "missingResultText",
+  "mungeClaudeProjectDir",
+]);

@@ -12,6 +12,7 @@ import {
   ioError,
   isUuid,
   type LoadContext,
+  refuseCopyElsewhere,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -225,15 +226,8 @@ export class CodexStore implements Store<CodexRollout> {
     }
     const sessionId = id.toLowerCase();
     const target = path.join(this.root, rolloutRelativePath(sessionId, timestamp));
-    if (!options.overwrite) {
-      const elsewhere = (await this.#find(sessionId)).filter((file) => file !== target);
-      if (elsewhere.length > 0)
-        throw new TxcriptError("CONFLICT", `session ${sessionId} already exists`, {
-          harness,
-          location: { file: elsewhere[0] as string },
-          hint: "pass overwrite: true to write a second copy",
-        });
-    }
+    if (!options.overwrite)
+      refuseCopyElsewhere(await this.#find(sessionId), target, { id: sessionId, harness });
     const text = serializeRollout(rollout);
     // Codex's listing shows the file's mtime as the session's last update.
     const last = lastEventTime(text.slice(-tailBytes));

@@ -2,35 +2,34 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HarnessRegistry } from "@txcript/core";
+import { describePublicExports } from "@txcript/core/testing";
 import { describe, expect, it } from "vitest";
 import * as codex from "./index.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-describe("@txcript/codex", () => {
-  it("exports its public API", () => {
-    expect(Object.keys(codex).sort()).toEqual([
-      "CodexStore",
-      "codexCodec",
-      "codexHarness",
-      "codexLoss",
-      "codexLosses",
-      "codexProgramCheck",
-      "codexProject",
-      "codexResumeCommand",
-      "codexSessionId",
-      "codexToolToCommon",
-      "commonToCodexLines",
-      "commonToolToCodex",
-      "defaultCodexHome",
-      "isZstd",
-      "readRolloutFile",
-      "rolloutIdOf",
-      "rolloutRelativePath",
-      "rolloutText",
-    ]);
-  });
+describePublicExports("@txcript/codex", codex, [
+  "CodexStore",
+  "codexCodec",
+  "codexHarness",
+  "codexLoss",
+  "codexLosses",
+  "codexProgramCheck",
+  "codexProject",
+  "codexResumeCommand",
+  "codexSessionId",
+  "codexToolToCommon",
+  "commonToCodexLines",
+  "commonToolToCodex",
+  "defaultCodexHome",
+  "isZstd",
+  "readRolloutFile",
+  "rolloutIdOf",
+  "rolloutRelativePath",
+  "rolloutText",
+]);
 
+describe("@txcript/codex", () => {
   it("is one harness: codex resume -- <id>, the CODEX_HOME store, chunks that are the written text", () => {
     const registry = new HarnessRegistry([codex.codexHarness]);
     expect(registry.find("codex-cli")).toBe(codex.codexHarness);

@@ -11,6 +11,7 @@ import {
   type Environment,
   ioError,
   isJsonObject,
+  isRegularFile,
   parseJson,
   readHead,
   readTextFile,
@@ -159,15 +160,12 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
   async locate(id: string): Promise<string> {
     if (!isCopilotSessionId(id))
       throw unsafeIdError(id, { harness, hint: "Copilot CLI session ids are lowercase UUIDs" });
+    // Only a regular file: never a link out of the store or a FIFO.
     for (const file of [
       path.join(this.#sessions, id, "events.jsonl"),
       path.join(this.#sessions, `${id}.jsonl`),
-    ]) {
-      try {
-        // Only a regular file: never a link out of the store or a FIFO.
-        if ((await fs.lstat(file)).isFile()) return file;
-      } catch {}
-    }
+    ])
+      if (await isRegularFile(file)) return file;
     throw new TxcriptError("NOT_FOUND", `no Copilot CLI session ${id} in ${this.#sessions}`, {
       harness,
       location: { file: path.join(this.#sessions, id, "events.jsonl") },

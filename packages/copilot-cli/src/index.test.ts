@@ -1,24 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { describePublicExports } from "@txcript/core/testing";
 import * as api from "./index.js";
 
-describe("@txcript/copilot-cli public API", () => {
-  it("exports exactly these names", () => {
-    expect(Object.keys(api).sort()).toEqual([
-      "CopilotCliStore",
-      "canonicalToCopilotTool",
-      "copilotCliCodec",
-      "copilotCliHarness",
-      "copilotCliLoss",
-      "copilotCliLosses",
-      "copilotCliNamespace",
-      "copilotCliProgramCheck",
-      "copilotCliProject",
-      "copilotCliVersion",
-      "copilotResumeCommand",
-      "copilotSessionId",
-      "copilotToolToCanonical",
-      "defaultCopilotRoot",
-      "isCopilotSessionId",
-    ]);
-  });
-});
+describePublicExports("@txcript/copilot-cli", api, [
+  "CopilotCliStore",
+  "canonicalToCopilotTool",
+  "copilotCliCodec",
+  "copilotCliHarness",
+  "copilotCliLoss",
+  "copilotCliLosses",
+  "copilotCliNamespace",
+  "copilotCliProgramCheck",
+  "copilotCliProject",
+  "copilotCliVersion",
+  "copilotResumeCommand",
+  "copilotSessionId",
+  "copilotToolToCanonical",
+  "defaultCopilotRoot",
+  "isCopilotSessionId",
+]);

@@ -135,16 +135,27 @@ export {
   withInputFile,
   withInputFileEach,
 } from "./pipeline.js";
-export type { SaveSessionFileOptions } from "./session-files.js";
+export type { OneSessionFileOptions, SaveSessionFileOptions } from "./session-files.js";
 export {
   deleteSessionFile,
+  isRegularFile,
   listDirectories,
+  oneSessionFile,
   readTail,
+  refuseCopyElsewhere,
+  regularFiles,
   saveSessionFile,
   unsafeIdError,
 } from "./session-files.js";
 export type { SignatureEntry } from "./signature.js";
 export { signature } from "./signature.js";
+export type {
+  SqliteConstructor,
+  SqliteDatabase,
+  SqliteOpenOptions,
+  SqliteStatement,
+} from "./sqlite.js";
+export { sqliteBinding } from "./sqlite.js";
 export type {
   StreamConversion,
   StreamInput,
@@ -170,6 +181,12 @@ export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
 export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";
+export type {
+  RenamedToolDialect,
+  RenamedToolDialectOptions,
+  RenamedToolSpec,
+} from "./tool-dialect.js";
+export { renamedToolDialect, renameKeys } from "./tool-dialect.js";
 export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
 export {
   fromCanonical,

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -5,8 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TxcriptError } from "./errors.js";
 import {
   deleteSessionFile,
+  isRegularFile,
   listDirectories,
+  oneSessionFile,
   readTail,
+  refuseCopyElsewhere,
+  regularFiles,
   saveSessionFile,
   unsafeIdError,
 } from "./session-files.js";
@@ -123,6 +128,82 @@ describe("unsafeIdError", () => {
     expect(error.hint).toBe("a UUID");
     expect(unsafeIdError("/", { harness: "h", what: "subagent id" }).message).toBe(
       'not a subagent id: "/"',
+    );
+  });
+});
+
+describe("regularFiles and isRegularFile", () => {
+  it("lists the regular files the filter takes, sorted across directories; never a link, FIFO or directory", async () => {
+    const a = path.join(directory, "a");
+    const b = path.join(directory, "b");
+    await fs.mkdir(a);
+    await fs.mkdir(b);
+    await fs.writeFile(path.join(b, "2.jsonl"), "");
+    await fs.writeFile(path.join(a, "1.jsonl"), "");
+    await fs.writeFile(path.join(a, "notes.txt"), "");
+    await fs.mkdir(path.join(a, "dir.jsonl"));
+    const outside = path.join(directory, "outside.jsonl");
+    await fs.writeFile(outside, "");
+    await fs.symlink(outside, path.join(a, "link.jsonl"));
+    execFileSync("mkfifo", [path.join(a, "fifo.jsonl")]);
+    const jsonl = (name: string) => name.endsWith(".jsonl");
+    const skipped: string[] = [];
+    const found = await regularFiles([b, a, path.join(directory, "missing")], jsonl, {
+      harness: "h",
+      onSkip: (skip) => skipped.push(skip.path),
+    });
+    expect(found).toEqual([path.join(a, "1.jsonl"), path.join(b, "2.jsonl")]);
+    expect(skipped).toEqual([]);
+    // Control: the link's target and the FIFO are there, and a filter taking all names lists notes.txt too.
+    expect(await isRegularFile(path.join(a, "link.jsonl"))).toBe(false);
+    expect(await isRegularFile(path.join(a, "fifo.jsonl"))).toBe(false);
+    expect(await isRegularFile(path.join(a, "dir.jsonl"))).toBe(false);
+    expect(await isRegularFile(path.join(a, "gone.jsonl"))).toBe(false);
+    expect(await isRegularFile(outside)).toBe(true);
+    expect(await regularFiles([a], () => true, { harness: "h" })).toEqual([
+      path.join(a, "1.jsonl"),
+      path.join(a, "notes.txt"),
+    ]);
+  });
+  it("reports a directory it cannot list, and goes on", async () => {
+    const file = path.join(directory, "plain");
+    await fs.writeFile(file, "");
+    await fs.writeFile(path.join(directory, "s.jsonl"), "");
+    const skipped: { path: string; reason: string }[] = [];
+    const found = await regularFiles([file, directory], () => true, {
+      harness: "h",
+      onSkip: (skip) => skipped.push(skip),
+    });
+    expect(found).toEqual([file, path.join(directory, "s.jsonl")]);
+    expect(skipped.map((skip) => skip.path)).toEqual([file]);
+    expect(skipped[0]?.reason).toMatch(/^cannot list/);
+  });
+});
+
+describe("oneSessionFile and refuseCopyElsewhere", () => {
+  const options = { id: "s1", harness: "h", name: "Test", store: "/store", places: "projects" };
+  it("the one file; NOT_FOUND for none; AMBIGUOUS naming every copy", () => {
+    expect(oneSessionFile(["/store/a/s1"], options)).toBe("/store/a/s1");
+    expect(() => oneSessionFile([], options)).toThrow(
+      expect.objectContaining({ code: "NOT_FOUND", message: "no Test session s1" }),
+    );
+    expect(() => oneSessionFile(["/store/a/s1", "/store/b/s1"], options)).toThrow(
+      expect.objectContaining({
+        code: "AMBIGUOUS",
+        message: "session s1 is in 2 projects",
+        hint: "/store/a/s1, /store/b/s1",
+      }),
+    );
+  });
+  it("a copy elsewhere is CONFLICT; the target itself, or none, is not", () => {
+    expect(() => refuseCopyElsewhere([], "/t", { id: "s1", harness: "h" })).not.toThrow();
+    expect(() => refuseCopyElsewhere(["/t"], "/t", { id: "s1", harness: "h" })).not.toThrow();
+    expect(() => refuseCopyElsewhere(["/t", "/u"], "/t", { id: "s1", harness: "h" })).toThrow(
+      expect.objectContaining({
+        code: "CONFLICT",
+        message: "session s1 already exists",
+        location: { file: "/u" },
+      }),
     );
   });
 });

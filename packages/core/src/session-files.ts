@@ -1,10 +1,14 @@
 // The file work every session store repeats: a bounded tail read beside
 // readHead, an atomic no-clobber save into a directory made on demand (the
 // file's mtime then set when the harness lists sessions by it), a delete, a
-// sorted list of project directories, and the error for an id that cannot
-// name a file. Errors are TxcriptError naming the file, as in files.ts.
+// sorted list of project directories, the regular files of directories
+// (never a link or a FIFO), the one file of an id (NOT_FOUND, AMBIGUOUS),
+// the CONFLICT of a save whose id is stored elsewhere, and the error for an
+// id that cannot name a file. Errors are TxcriptError naming the file, as
+// in files.ts.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import type { SkippedFile } from "./codec.js";
 import { TxcriptError } from "./errors.js";
 import { ioError, writeFileAtomic } from "./files.js";
 
@@ -97,4 +101,90 @@ export function unsafeIdError(
       ...(options.hint === undefined ? {} : { hint: options.hint }),
     },
   );
+}
+
+/** Whether `file` is a regular file itself (lstat: a link, a FIFO, a directory or nothing is not). */
+export async function isRegularFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.lstat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The regular files directly in each of `directories` whose names `accept`
+ * takes, sorted. An entry's own type is used (never a link's target): a
+ * link, a FIFO or a directory is not listed. A missing directory has none;
+ * one that cannot be listed is reported to `onSkip` and passed over.
+ */
+export async function regularFiles(
+  directories: readonly string[],
+  accept: (name: string) => boolean,
+  options: { harness: string; onSkip?: ((skipped: SkippedFile) => void) | undefined },
+): Promise<string[]> {
+  const files: string[] = [];
+  for (const directory of directories) {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await fs.readdir(directory, { withFileTypes: true });
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
+      options.onSkip?.({
+        path: directory,
+        reason: ioError(cause, directory, "list", options.harness).message,
+      });
+      continue;
+    }
+    for (const entry of entries)
+      if (entry.isFile() && accept(entry.name)) files.push(path.join(directory, entry.name));
+  }
+  return files.sort();
+}
+
+export interface OneSessionFileOptions {
+  id: string;
+  harness: string;
+  /** The harness's display name: "no <name> session <id>". */
+  name: string;
+  /** Where it was looked for (the NOT_FOUND error's file). */
+  store: string;
+  /** What two copies are in: "session <id> is in <n> <places>". */
+  places: string;
+}
+
+/** The one file of session `id` among `files`: NOT_FOUND when none, AMBIGUOUS (listing them) when more. */
+export function oneSessionFile(files: readonly string[], options: OneSessionFileOptions): string {
+  const { id, harness } = options;
+  if (files.length === 0)
+    throw new TxcriptError("NOT_FOUND", `no ${options.name} session ${id}`, {
+      harness,
+      location: { file: options.store },
+    });
+  if (files.length > 1)
+    throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} ${options.places}`, {
+      harness,
+      location: { file: files[0] as string },
+      hint: files.join(", "),
+    });
+  return files[0] as string;
+}
+
+/**
+ * The no-clobber rule of a save: CONFLICT when session `id` is already
+ * stored in a file other than `target` (`found`, the store's files of that
+ * id). The target itself is left to saveSessionFile's own no-clobber write.
+ */
+export function refuseCopyElsewhere(
+  found: readonly string[],
+  target: string,
+  options: { id: string; harness: string },
+): void {
+  const elsewhere = found.filter((file) => file !== target);
+  if (elsewhere.length > 0)
+    throw new TxcriptError("CONFLICT", `session ${options.id} already exists`, {
+      harness: options.harness,
+      location: { file: elsewhere[0] as string },
+      hint: "pass overwrite: true to write a second copy",
+    });
 }

@@ -6,7 +6,13 @@
 // existing one at the newest era, in one transaction.
 import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { type Json, type JsonObject, TxcriptError } from "@txcript/core";
+import {
+  type Json,
+  type JsonObject,
+  type SqliteDatabase,
+  sqliteBinding,
+  TxcriptError,
+} from "@txcript/core";
 import { crushMigrations, crushSchemaStatements, gooseVersionRows } from "./crush-ddl.js";
 import {
   type CrushSession,
@@ -16,31 +22,11 @@ import {
   maxDepth,
 } from "./crush-schema.js";
 
-interface Statement {
-  all(...parameters: unknown[]): Record<string, unknown>[];
-  get(...parameters: unknown[]): Record<string, unknown> | undefined;
-  run(...parameters: unknown[]): unknown;
-}
-export interface Database {
-  prepare(sql: string): Statement;
-  pragma(sql: string, options?: { simple: boolean }): unknown;
-  exec(sql: string): unknown;
-  transaction<T>(run: () => T): () => T;
-  close(): void;
-}
-type DatabaseConstructor = new (
-  file: string,
-  options: { readonly?: boolean; fileMustExist?: boolean; timeout?: number },
-) => Database;
+/** An open database (the better-sqlite3 calls core's SqliteDatabase names). */
+export type Database = SqliteDatabase;
 
-let loaded: Promise<DatabaseConstructor> | undefined;
-
-async function binding(): Promise<DatabaseConstructor> {
-  loaded ??= import("better-sqlite3").then(
-    (module) => (module as unknown as { default: DatabaseConstructor }).default,
-  );
-  return loaded;
-}
+/** better-sqlite3, imported the first time a database is opened. */
+const binding = sqliteBinding(() => import("better-sqlite3"), harness);
 
 function ioError(file: string, what: string, cause: unknown): TxcriptError {
   return new TxcriptError("IO", `cannot ${what} the Crush database ${file}: ${String(cause)}`, {

@@ -4,27 +4,12 @@
 // renames back, key order kept; a typed tool Crush has no exact equivalent
 // for is written under its canonical name, so it reads back as the same
 // tool. Crush keeps a call's input as JSON text (crush-to-common.ts parses it).
-import {
-  fromCanonical,
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  type Tool,
-  type TypedToolName,
-  toCanonical,
-} from "@txcript/core";
-
-interface ToolSpec {
-  readonly crush: string;
-  readonly canonical: TypedToolName;
-  /** [Crush parameter, canonical parameter] pairs. */
-  readonly keys: readonly (readonly [string, string])[];
-}
+import { type Json, type RenamedToolSpec, renamedToolDialect, type Tool } from "@txcript/core";
 
 /** Crush's tool names and parameters (internal/agent/tools/*.go at the commit docs/formats/crush.md names). */
-export const crushToolSpecs: readonly ToolSpec[] = [
+export const crushToolSpecs: readonly RenamedToolSpec[] = [
   {
-    crush: "view",
+    native: "view",
     canonical: "Read",
     keys: [
       ["file_path", "file_path"],
@@ -33,7 +18,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "write",
+    native: "write",
     canonical: "Write",
     keys: [
       ["file_path", "file_path"],
@@ -41,7 +26,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "edit",
+    native: "edit",
     canonical: "Edit",
     keys: [
       ["file_path", "file_path"],
@@ -51,7 +36,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "multiedit",
+    native: "multiedit",
     canonical: "MultiEdit",
     keys: [
       ["file_path", "file_path"],
@@ -59,7 +44,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "bash",
+    native: "bash",
     canonical: "Bash",
     keys: [
       ["command", "command"],
@@ -69,7 +54,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "glob",
+    native: "glob",
     canonical: "Glob",
     keys: [
       ["pattern", "pattern"],
@@ -77,7 +62,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "grep",
+    native: "grep",
     canonical: "Grep",
     keys: [
       ["pattern", "pattern"],
@@ -86,7 +71,7 @@ export const crushToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    crush: "ls",
+    native: "ls",
     canonical: "LS",
     keys: [
       ["path", "path"],
@@ -95,52 +80,14 @@ export const crushToolSpecs: readonly ToolSpec[] = [
   },
 ];
 
-function rename(
-  input: JsonObject,
-  pairs: readonly (readonly [string, string])[],
-): JsonObject | undefined {
-  const out: JsonObject = {};
-  for (const key of Object.keys(input)) {
-    const pair = pairs.find(([from]) => from === key);
-    if (pair === undefined) return undefined;
-    Object.defineProperty(out, pair[1], {
-      value: input[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
+const crushDialect = renamedToolDialect(crushToolSpecs);
 
 /** The canonical tool for a Crush call `name(input)`. */
 export function crushToolToCanonical(name: string, input: Json): Tool {
-  if (isJsonObject(input)) {
-    for (const spec of crushToolSpecs) {
-      if (spec.crush !== name) continue;
-      const renamed = rename(input, spec.keys);
-      if (renamed === undefined) continue;
-      const tool = fromCanonical(spec.canonical, renamed);
-      if (tool.name !== "Raw") return tool;
-    }
-  }
-  if (crushToolSpecs.some((spec) => spec.crush === name))
-    return { name: "Raw", toolName: name, input };
-  return fromCanonical(name, input);
+  return crushDialect.toTool(name, input);
 }
 
 /** The Crush call a canonical tool is written as. */
 export function canonicalToCrushTool(tool: Tool): { name: string; input: Json } {
-  if (tool.name !== "Raw") {
-    const input = tool.input as Json;
-    for (const spec of crushToolSpecs) {
-      if (spec.canonical !== tool.name || !isJsonObject(input)) continue;
-      const renamed = rename(
-        input,
-        spec.keys.map(([crush, canonical]) => [canonical, crush] as const),
-      );
-      if (renamed !== undefined) return { name: spec.crush, input: renamed };
-    }
-  }
-  return toCanonical(tool);
+  return crushDialect.fromTool(tool);
 }

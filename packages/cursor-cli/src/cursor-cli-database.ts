@@ -7,32 +7,21 @@
 // Bounded: a cycle, a tree too deep or too large, or a blob that is neither
 // is a TxcriptError, never a hang.
 import { createHash } from "node:crypto";
-import { isJsonObject, type JsonObject, parseJson, TxcriptError } from "@txcript/core";
+import {
+  isJsonObject,
+  type JsonObject,
+  parseJson,
+  type SqliteDatabase,
+  sqliteBinding,
+  TxcriptError,
+} from "@txcript/core";
 import { type CursorCliChat, type CursorCliMessage, harness } from "./cursor-cli-schema.js";
 import { decodeWire } from "./cursor-cli-wire.js";
 
-/** The few better-sqlite3 calls used here. */
-interface Statement {
-  get(...parameters: unknown[]): Record<string, unknown> | undefined;
-  all(...parameters: unknown[]): Record<string, unknown>[];
-}
-interface ReadOnlyDatabase {
-  prepare(sql: string): Statement;
-  pragma(sql: string): unknown;
-  close(): void;
-}
-type DatabaseConstructor = new (
-  file: string,
-  options: { readonly: boolean; fileMustExist: boolean; timeout?: number },
-) => ReadOnlyDatabase;
+type ReadOnlyDatabase = SqliteDatabase;
 
-let loaded: Promise<DatabaseConstructor> | undefined;
-async function binding(): Promise<DatabaseConstructor> {
-  loaded ??= import("better-sqlite3").then(
-    (module) => (module as unknown as { default: DatabaseConstructor }).default,
-  );
-  return loaded;
-}
+/** better-sqlite3, imported the first time a chat store is opened. */
+const binding = sqliteBinding(() => import("better-sqlite3"), harness);
 
 /** Limits of one read: past any of them the read stops with TOO_LARGE. */
 export const cursorCliLimits = {

@@ -1,28 +1,24 @@
-import { describe, expect, it } from "vitest";
+import { describePublicExports } from "@txcript/core/testing";
 import * as api from "./index.js";
 
-describe("@txcript/gemini-cli public API", () => {
-  it("exports exactly these names", () => {
-    expect(Object.keys(api).sort()).toEqual([
-      "GeminiCliStore",
-      "canonicalToGeminiTool",
-      "defaultGeminiRoot",
-      "geminiCliCodec",
-      "geminiCliHarness",
-      "geminiCliLoss",
-      "geminiCliLosses",
-      "geminiCliNamespace",
-      "geminiCliProgramCheck",
-      "geminiCliProject",
-      "geminiProjectHash",
-      "geminiProjectSlug",
-      "geminiResumeCommand",
-      "geminiSessionFileName",
-      "geminiSessionId",
-      "geminiToolToCanonical",
-      "isGeminiSessionId",
-      "readProjects",
-      "registerGeminiProject",
-    ]);
-  });
-});
+describePublicExports("@txcript/gemini-cli", api, [
+  "GeminiCliStore",
+  "canonicalToGeminiTool",
+  "defaultGeminiRoot",
+  "geminiCliCodec",
+  "geminiCliHarness",
+  "geminiCliLoss",
+  "geminiCliLosses",
+  "geminiCliNamespace",
+  "geminiCliProgramCheck",
+  "geminiCliProject",
+  "geminiProjectHash",
+  "geminiProjectSlug",
+  "geminiResumeCommand",
+  "geminiSessionFileName",
+  "geminiSessionId",
+  "geminiToolToCanonical",
+  "isGeminiSessionId",
+  "readProjects",
+  "registerGeminiProject",
+]);

@@ -67,6 +67,23 @@ export function placeOf(file: string): KimiPlace | undefined {
   return undefined;
 }
 
+/**
+ * The id of a context file outside a store's layout, named as the layout
+ * names sessions: the directory's name for `<dir>/context.jsonl`, else the
+ * file's name without `.jsonl`. Two such files then read under two ids
+ * (one default id for all would make one session replace another on import).
+ */
+export function looseFileId(file: string): string {
+  const absolute = path.resolve(file);
+  const name = path.basename(absolute);
+  if (name === "context.jsonl") {
+    const directory = path.basename(path.dirname(absolute));
+    if (directory !== "") return directory;
+  }
+  const stem = name.endsWith(".jsonl") ? name.slice(0, -".jsonl".length) : name;
+  return stem === "" ? name : stem;
+}
+
 /** A regular file's text when it is one and small enough; undefined otherwise (absent, a link, a FIFO, too large, unreadable). */
 export async function readSmallFile(
   file: string,
@@ -207,7 +224,7 @@ export async function loadKimiSession(file: string, context: LoadContext): Promi
     info.id = place.id;
     const cwd = (await workDirsOf(place.root)).get(place.workDirHash);
     if (cwd !== undefined) info.cwd = cwd;
-  }
+  } else info.fileId = looseFileId(file);
   if (sessionDirectory !== undefined) {
     const title = await titleOf(sessionDirectory);
     if (title !== undefined) info.title = title;

@@ -29,6 +29,12 @@ export interface KimiCliSessionInfo {
   title?: string;
   /** The first wire.jsonl record's time, as a Common timestamp. */
   startTime?: string;
+  /**
+   * The id a file outside a store's layout goes by when it records none: as
+   * the layout names a session, its directory's name for a `context.jsonl`,
+   * else its file name without `.jsonl` (kimi-cli-load.ts looseFileId).
+   */
+  fileId?: string;
 }
 
 /** A subagent instance: `subagents/<agent id>/` with its own context.jsonl and meta.json. */

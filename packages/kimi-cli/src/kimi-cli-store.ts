@@ -15,7 +15,9 @@ import {
   type Json,
   type LoadContext,
   listDirectories,
+  oneSessionFile,
   readHead,
+  refuseCopyElsewhere,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -203,15 +205,7 @@ export class KimiCliStore implements Store<KimiCliSession> {
     options: KimiCliSaveOptions = {},
   ): Promise<{ id: string; path: string }> {
     const { id, path: file, cwd, title } = this.target(session, options.cwd);
-    if (!options.overwrite) {
-      const elsewhere = (await this.#find(id)).filter((found) => found !== file);
-      if (elsewhere.length > 0)
-        throw new TxcriptError("CONFLICT", `session ${id} already exists`, {
-          harness,
-          location: { file: elsewhere[0] as string },
-          hint: "pass overwrite: true to write a second copy",
-        });
-    }
+    if (!options.overwrite) refuseCopyElsewhere(await this.#find(id), file, { id, harness });
     const metadata = await this.#metadataWith(cwd);
     await saveSessionFile(file, kimiCliCodec.serialize(session), {
       overwrite: options.overwrite === true,
@@ -293,19 +287,13 @@ export class KimiCliStore implements Store<KimiCliSession> {
 
   /** The context file of session `id`: NOT_FOUND when none, AMBIGUOUS when two work dirs hold it. */
   async locate(id: string): Promise<string> {
-    const files = await this.#find(id);
-    if (files.length === 0)
-      throw new TxcriptError("NOT_FOUND", `no Kimi CLI session ${id}`, {
-        harness,
-        location: { file: path.join(this.root, "sessions") },
-      });
-    if (files.length > 1)
-      throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} work dirs`, {
-        harness,
-        location: { file: files[0] as string },
-        hint: files.join(", "),
-      });
-    return files[0] as string;
+    return oneSessionFile(await this.#find(id), {
+      id,
+      harness,
+      name: "Kimi CLI",
+      store: path.join(this.root, "sessions"),
+      places: "work dirs",
+    });
   }
 
   async #find(id: string): Promise<string[]> {

@@ -32,7 +32,7 @@ import { kimiToolToCanonical } from "./kimi-cli-tools.js";
 
 export interface KimiCliReadOptions extends ConversionOptions {}
 
-/** The id of a context file read alone: the file does not name its session (its directory does). */
+/** The id of a context text read with no file (stdin) that records none: the file does not name its session (its directory does). */
 export const unnamedSessionId = "kimi-cli-session";
 /** The largest time a Common timestamp holds. */
 const maximumTime = 253_402_300_799_999;
@@ -392,7 +392,7 @@ export function kimiCliToCommon(session: KimiCliSession, options?: KimiCliReadOp
   if (found.length === 0)
     warn(options, kimiCliLoss.noMessages, "the context file holds no message Kimi CLI restores");
   const meta: Transcript["meta"] = {
-    id: info.id ?? unnamedSessionId,
+    id: info.id ?? info.fileId ?? unnamedSessionId,
     timestamp: new Date(start).toISOString(),
   };
   if (info.cwd !== undefined) meta.cwd = info.cwd;

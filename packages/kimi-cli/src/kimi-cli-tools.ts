@@ -10,22 +10,18 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  type RenamedToolSpec,
+  renamedToolDialect,
+  renameKeys,
   type Tool,
   type TypedToolName,
   toCanonical,
 } from "@txcript/core";
 
-interface FlatSpec {
-  readonly kimi: string;
-  readonly canonical: TypedToolName;
-  /** [Kimi CLI argument, canonical argument] pairs. */
-  readonly keys: readonly (readonly [string, string])[];
-}
-
 /** Kimi CLI 1.49's tools whose arguments are a renaming of a canonical tool's (tools/…/Params). */
-export const kimiFlatTools: readonly FlatSpec[] = [
+export const kimiFlatTools: readonly RenamedToolSpec[] = [
   {
-    kimi: "Shell",
+    native: "Shell",
     canonical: "Bash",
     keys: [
       ["command", "command"],
@@ -34,7 +30,7 @@ export const kimiFlatTools: readonly FlatSpec[] = [
     ],
   },
   {
-    kimi: "ReadFile",
+    native: "ReadFile",
     canonical: "Read",
     keys: [
       ["path", "file_path"],
@@ -43,7 +39,7 @@ export const kimiFlatTools: readonly FlatSpec[] = [
     ],
   },
   {
-    kimi: "WriteFile",
+    native: "WriteFile",
     canonical: "Write",
     keys: [
       ["path", "file_path"],
@@ -51,17 +47,17 @@ export const kimiFlatTools: readonly FlatSpec[] = [
     ],
   },
   {
-    kimi: "Glob",
+    native: "Glob",
     canonical: "Glob",
     keys: [
       ["pattern", "pattern"],
       ["directory", "path"],
     ],
   },
-  { kimi: "FetchURL", canonical: "WebFetch", keys: [["url", "url"]] },
-  { kimi: "SearchWeb", canonical: "WebSearch", keys: [["query", "query"]] },
+  { native: "FetchURL", canonical: "WebFetch", keys: [["url", "url"]] },
+  { native: "SearchWeb", canonical: "WebSearch", keys: [["query", "query"]] },
   {
-    kimi: "Agent",
+    native: "Agent",
     canonical: "Task",
     keys: [
       ["description", "description"],
@@ -74,8 +70,6 @@ export const kimiFlatTools: readonly FlatSpec[] = [
 /** Kimi CLI's name for its edit tool: `{path, edit: {old, new, replace_all?} | [...]}`. */
 export const kimiEditTool = "StrReplaceFile";
 
-const kimiNames = new Set([...kimiFlatTools.map((spec) => spec.kimi), kimiEditTool]);
-
 /** Values that mean the same on both sides: Kimi CLI's negative line_offset (from the end) has no canonical form. */
 function meansTheSame(canonical: TypedToolName, input: JsonObject): boolean {
   if (canonical !== "Read") return true;
@@ -84,23 +78,12 @@ function meansTheSame(canonical: TypedToolName, input: JsonObject): boolean {
   return true;
 }
 
-function renamed(
-  input: JsonObject,
-  pairs: readonly (readonly [string, string])[],
-): JsonObject | undefined {
-  const out: JsonObject = {};
-  for (const key of Object.keys(input)) {
-    const pair = pairs.find(([from]) => from === key);
-    if (pair === undefined) return undefined;
-    out[pair[1]] = input[key] as Json;
-  }
-  return out;
-}
+const kimiDialect = renamedToolDialect(kimiFlatTools, { accepts: meansTheSame });
 
 function editsOf(edit: Json): JsonObject[] | undefined {
   const one = (value: Json): JsonObject | undefined =>
     isJsonObject(value)
-      ? renamed(value, [
+      ? renameKeys(value, [
           ["old", "old_string"],
           ["new", "new_string"],
           ["replace_all", "replace_all"],
@@ -120,60 +103,42 @@ function typed(tool: Tool): Tool | undefined {
 
 /** The canonical tool for a Kimi CLI call `(name, input)`. */
 export function kimiToolToCanonical(name: string, input: Json): Tool {
-  if (!kimiNames.has(name)) return fromCanonical(name, input);
+  if (name !== kimiEditTool) return kimiDialect.toTool(name, input);
   const raw: Tool = { name: "Raw", toolName: name, input };
   if (!isJsonObject(input)) return raw;
-  if (name === kimiEditTool) {
-    const keys = Object.keys(input);
-    if (!keys.every((key) => key === "path" || key === "edit") || !keys.includes("edit"))
-      return raw;
-    const edits = editsOf(input.edit as Json);
-    if (edits === undefined) return raw;
-    const path: JsonObject = Object.hasOwn(input, "path") ? { file_path: input.path as Json } : {};
-    // One edit object is Edit; a list (even of one) is MultiEdit.
-    const tool = Array.isArray(input.edit)
-      ? fromCanonical("MultiEdit", { ...path, edits })
-      : fromCanonical("Edit", { ...path, ...(edits[0] as JsonObject) });
-    return typed(tool) ?? raw;
-  }
-  const spec = kimiFlatTools.find((candidate) => candidate.kimi === name) as FlatSpec;
-  const canonical = renamed(input, spec.keys);
-  if (canonical === undefined || !meansTheSame(spec.canonical, canonical)) return raw;
-  return typed(fromCanonical(spec.canonical, canonical)) ?? raw;
+  const keys = Object.keys(input);
+  if (!keys.every((key) => key === "path" || key === "edit") || !keys.includes("edit")) return raw;
+  const edits = editsOf(input.edit as Json);
+  if (edits === undefined) return raw;
+  const path: JsonObject = Object.hasOwn(input, "path") ? { file_path: input.path as Json } : {};
+  // One edit object is Edit; a list (even of one) is MultiEdit.
+  const tool = Array.isArray(input.edit)
+    ? fromCanonical("MultiEdit", { ...path, edits })
+    : fromCanonical("Edit", { ...path, ...(edits[0] as JsonObject) });
+  return typed(tool) ?? raw;
 }
 
 /** The Kimi CLI call for a canonical tool: Kimi CLI's own name and keys when the tool reads back as itself from them. */
 export function canonicalToKimiTool(tool: Tool): { name: string; input: Json } {
+  if (tool.name !== "Edit" && tool.name !== "MultiEdit") return kimiDialect.fromTool(tool);
   const { name, input } = toCanonical(tool);
-  if (tool.name === "Raw" || !isJsonObject(input)) return { name, input };
+  if (!isJsonObject(input)) return { name, input };
   let candidate: { name: string; input: Json } | undefined;
-  if (name === "Edit" || name === "MultiEdit") {
-    const { file_path: path, ...rest } = input;
-    const back = (edit: JsonObject) =>
-      renamed(edit, [
-        ["old_string", "old"],
-        ["new_string", "new"],
-        ["replace_all", "replace_all"],
-      ]);
-    const edit =
-      name === "Edit"
-        ? back(rest)
-        : Array.isArray(rest.edits)
-          ? (rest.edits as JsonObject[]).map(back)
-          : undefined;
-    if (edit !== undefined && !(Array.isArray(edit) && edit.some((item) => item === undefined)))
-      candidate = { name: kimiEditTool, input: { path: path as Json, edit: edit as Json } };
-  } else {
-    const spec = kimiFlatTools.find((item) => item.canonical === name);
-    const back =
-      spec === undefined
-        ? undefined
-        : renamed(
-            input,
-            spec.keys.map(([kimi, canonical]) => [canonical, kimi] as const),
-          );
-    if (spec !== undefined && back !== undefined) candidate = { name: spec.kimi, input: back };
-  }
+  const { file_path: path, ...rest } = input;
+  const back = (edit: JsonObject) =>
+    renameKeys(edit, [
+      ["old_string", "old"],
+      ["new_string", "new"],
+      ["replace_all", "replace_all"],
+    ]);
+  const edit =
+    name === "Edit"
+      ? back(rest)
+      : Array.isArray(rest.edits)
+        ? (rest.edits as JsonObject[]).map(back)
+        : undefined;
+  if (edit !== undefined && !(Array.isArray(edit) && edit.some((item) => item === undefined)))
+    candidate = { name: kimiEditTool, input: { path: path as Json, edit: edit as Json } };
   // Only when it reads back as this very tool (a value Kimi CLI means otherwise stays canonical).
   if (
     candidate !== undefined &&

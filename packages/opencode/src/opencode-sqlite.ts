@@ -4,35 +4,23 @@
 // writing, and seeing rows still only in the `-wal` file (OpenCode runs in
 // WAL mode and leaves recent sessions there). Rows are assembled into the
 // export document `opencode export` prints.
-import { isJsonObject, type Json, type JsonObject, parseJson, TxcriptError } from "@txcript/core";
+import {
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  parseJson,
+  type SqliteDatabase,
+  sqliteBinding,
+  TxcriptError,
+} from "@txcript/core";
 import type { OpencodeDocument, OpencodeEntry } from "./opencode-schema.js";
 import { harness } from "./opencode-schema.js";
 
-/** The few better-sqlite3 calls used here. */
-interface Statement {
-  all(...parameters: unknown[]): Record<string, unknown>[];
-  get(...parameters: unknown[]): Record<string, unknown> | undefined;
-}
-export interface ReadOnlyDatabase {
-  prepare(sql: string): Statement;
-  pragma(sql: string, options?: { simple: boolean }): unknown;
-  close(): void;
-}
-
-type DatabaseConstructor = new (
-  file: string,
-  options: { readonly: boolean; fileMustExist: boolean; timeout?: number },
-) => ReadOnlyDatabase;
-
-let loaded: Promise<DatabaseConstructor> | undefined;
+/** An open database (the better-sqlite3 calls core's SqliteDatabase names). */
+export type ReadOnlyDatabase = SqliteDatabase;
 
 /** better-sqlite3, imported the first time a database is opened. */
-async function binding(): Promise<DatabaseConstructor> {
-  loaded ??= import("better-sqlite3").then(
-    (module) => (module as unknown as { default: DatabaseConstructor }).default,
-  );
-  return loaded;
-}
+const binding = sqliteBinding(() => import("better-sqlite3"), harness);
 
 /** Open `file` read-only; a missing file or one that is not SQLite is a TxcriptError. */
 export async function openReadOnly(file: string): Promise<ReadOnlyDatabase> {

@@ -10,9 +10,12 @@ import {
   deleteSessionFile,
   ioError,
   listDirectories,
+  oneSessionFile,
   readHead,
   readTail,
   readTextFile,
+  refuseCopyElsewhere,
+  regularFiles,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -213,15 +216,8 @@ export class PiStore implements Store<PiSession> {
       directory = path.join(this.root, mungePiCwd(cwd));
     }
     const target = path.join(directory, piSessionFileName(timestamp, header.id));
-    if (!options.overwrite) {
-      const elsewhere = (await this.#find(header.id)).filter((file) => file !== target);
-      if (elsewhere.length > 0)
-        throw new TxcriptError("CONFLICT", `session ${header.id} already exists`, {
-          harness,
-          location: { file: elsewhere[0] as string },
-          hint: "pass overwrite: true to write a second copy",
-        });
-    }
+    if (!options.overwrite)
+      refuseCopyElsewhere(await this.#find(header.id), target, { id: header.id, harness });
     await saveSessionFile(target, piCodec.serialize(session), {
       overwrite: options.overwrite === true,
       root: this.root,
@@ -237,19 +233,13 @@ export class PiStore implements Store<PiSession> {
 
   /** The file of session `id` (by its header): NOT_FOUND when none, AMBIGUOUS when two files hold it. */
   async locate(id: string): Promise<string> {
-    const files = await this.#find(id);
-    if (files.length === 0)
-      throw new TxcriptError("NOT_FOUND", `no pi session ${id}`, {
-        harness,
-        location: { file: this.root },
-      });
-    if (files.length > 1)
-      throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} files`, {
-        harness,
-        location: { file: files[0] as string },
-        hint: files.join(", "),
-      });
-    return files[0] as string;
+    return oneSessionFile(await this.#find(id), {
+      id,
+      harness,
+      name: "pi",
+      store: this.root,
+      places: "files",
+    });
   }
 
   /** Files whose header names `id`: those named `…_<id>.jsonl` first; only when none is, every file's header. */
@@ -279,21 +269,7 @@ export class PiStore implements Store<PiSession> {
 
   async #files(onSkip?: (skipped: SkippedFile) => void): Promise<string[]> {
     const directories = this.flat ? [this.root] : await this.#subdirectories();
-    const files: string[] = [];
-    for (const directory of directories) {
-      let entries: import("node:fs").Dirent[];
-      try {
-        entries = await fs.readdir(directory, { withFileTypes: true });
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
-        onSkip?.({ path: directory, reason: ioError(cause, directory, "list", harness).message });
-        continue;
-      }
-      for (const entry of entries)
-        if (entry.isFile() && entry.name.endsWith(".jsonl"))
-          files.push(path.join(directory, entry.name));
-    }
-    return files.sort();
+    return regularFiles(directories, (name) => name.endsWith(".jsonl"), { harness, onSkip });
   }
 
   #subdirectories(): Promise<string[]> {

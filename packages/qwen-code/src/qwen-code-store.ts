@@ -10,9 +10,13 @@ import {
   type Discovered,
   deleteSessionFile,
   ioError,
+  isRegularFile,
   listDirectories,
+  oneSessionFile,
   readHead,
   readTextFile,
+  refuseCopyElsewhere,
+  regularFiles,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -162,15 +166,7 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     options: QwenCodeSaveOptions = {},
   ): Promise<{ id: string; path: string }> {
     const { id, path: file } = this.target(session, options.cwd);
-    if (!options.overwrite) {
-      const elsewhere = (await this.#find(id)).filter((found) => found !== file);
-      if (elsewhere.length > 0)
-        throw new TxcriptError("CONFLICT", `session ${id} already exists`, {
-          harness,
-          location: { file: elsewhere[0] as string },
-          hint: "pass overwrite: true to write a second copy",
-        });
-    }
+    if (!options.overwrite) refuseCopyElsewhere(await this.#find(id), file, { id, harness });
     await saveSessionFile(file, qwenCodeCodec.serialize(session), {
       overwrite: options.overwrite === true,
       root: this.root,
@@ -185,19 +181,13 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
 
   /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
   async locate(id: string): Promise<string> {
-    const files = await this.#find(id);
-    if (files.length === 0)
-      throw new TxcriptError("NOT_FOUND", `no Qwen Code session ${id}`, {
-        harness,
-        location: { file: this.root },
-      });
-    if (files.length > 1)
-      throw new TxcriptError("AMBIGUOUS", `session ${id} is in ${files.length} projects`, {
-        harness,
-        location: { file: files[0] as string },
-        hint: files.join(", "),
-      });
-    return files[0] as string;
+    return oneSessionFile(await this.#find(id), {
+      id,
+      harness,
+      name: "Qwen Code",
+      store: this.root,
+      places: "projects",
+    });
   }
 
   async #find(id: string): Promise<string[]> {
@@ -209,30 +199,18 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     const found: string[] = [];
     for (const project of await listDirectories(path.join(this.root, "projects"), harness)) {
       const file = path.join(project, "chats", `${id}.jsonl`);
-      try {
-        // lstat: a link out of the store, or a FIFO, is not a session.
-        if ((await fs.lstat(file)).isFile()) found.push(file);
-      } catch {}
+      // lstat: a link out of the store, or a FIFO, is not a session.
+      if (await isRegularFile(file)) found.push(file);
     }
     return found;
   }
 
   async #files(onSkip?: (skipped: SkippedFile) => void): Promise<string[]> {
-    const files: string[] = [];
-    for (const project of await listDirectories(path.join(this.root, "projects"), harness)) {
-      const chats = path.join(project, "chats");
-      let entries: import("node:fs").Dirent[];
-      try {
-        entries = await fs.readdir(chats, { withFileTypes: true });
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
-        onSkip?.({ path: chats, reason: ioError(cause, chats, "list", harness).message });
-        continue;
-      }
-      for (const entry of entries)
-        if (entry.isFile() && /^[0-9a-fA-F-]{32,36}\.jsonl$/.test(entry.name))
-          files.push(path.join(chats, entry.name));
-    }
-    return files.sort();
+    const projects = await listDirectories(path.join(this.root, "projects"), harness);
+    return regularFiles(
+      projects.map((project) => path.join(project, "chats")),
+      (name) => /^[0-9a-fA-F-]{32,36}\.jsonl$/.test(name),
+      { harness, onSkip },
+    );
   }
 }

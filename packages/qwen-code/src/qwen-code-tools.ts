@@ -5,27 +5,18 @@
 // equivalent for is written under its canonical name (PascalCase, never a
 // Qwen Code tool name), so it reads back as the same tool.
 import {
-  fromCanonical,
-  isJsonObject,
   type Json,
-  type JsonObject,
+  type RenamedToolSpec,
+  renamedToolDialect,
   stringifyJson,
   type Tool,
-  type TypedToolName,
   toCanonical,
 } from "@txcript/core";
 
-interface ToolSpec {
-  readonly qwen: string;
-  readonly canonical: TypedToolName;
-  /** [Qwen Code argument, canonical argument] pairs. */
-  readonly keys: readonly (readonly [string, string])[];
-}
-
 /** Tool names and argument keys Qwen Code 0.24.4 declares to the model (see docs/formats/qwen-code.md). */
-export const qwenToolSpecs: readonly ToolSpec[] = [
+export const qwenToolSpecs: readonly RenamedToolSpec[] = [
   {
-    qwen: "read_file",
+    native: "read_file",
     canonical: "Read",
     keys: [
       ["file_path", "file_path"],
@@ -34,7 +25,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "write_file",
+    native: "write_file",
     canonical: "Write",
     keys: [
       ["file_path", "file_path"],
@@ -42,7 +33,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "edit",
+    native: "edit",
     canonical: "Edit",
     keys: [
       ["file_path", "file_path"],
@@ -52,7 +43,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "run_shell_command",
+    native: "run_shell_command",
     canonical: "Bash",
     keys: [
       ["command", "command"],
@@ -63,7 +54,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "glob",
+    native: "glob",
     canonical: "Glob",
     keys: [
       ["pattern", "pattern"],
@@ -71,7 +62,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "grep_search",
+    native: "grep_search",
     canonical: "Grep",
     keys: [
       ["pattern", "pattern"],
@@ -80,7 +71,7 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
     ],
   },
   {
-    qwen: "agent",
+    native: "agent",
     canonical: "Task",
     keys: [
       ["description", "description"],
@@ -90,54 +81,16 @@ export const qwenToolSpecs: readonly ToolSpec[] = [
   },
 ];
 
-function rename(
-  input: JsonObject,
-  pairs: readonly (readonly [string, string])[],
-): JsonObject | undefined {
-  const out: JsonObject = {};
-  for (const key of Object.keys(input)) {
-    const pair = pairs.find(([from]) => from === key);
-    if (pair === undefined) return undefined;
-    Object.defineProperty(out, pair[1], {
-      value: input[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
+const qwenDialect = renamedToolDialect(qwenToolSpecs);
 
 /** The canonical tool for a Qwen Code call `name(args)`. */
 export function qwenToolToCanonical(name: string, args: Json): Tool {
-  if (isJsonObject(args)) {
-    for (const spec of qwenToolSpecs) {
-      if (spec.qwen !== name) continue;
-      const renamed = rename(args, spec.keys);
-      if (renamed === undefined) continue;
-      const tool = fromCanonical(spec.canonical, renamed);
-      if (tool.name !== "Raw") return tool;
-    }
-  }
-  if (qwenToolSpecs.some((spec) => spec.qwen === name))
-    return { name: "Raw", toolName: name, input: args };
-  return fromCanonical(name, args);
+  return qwenDialect.toTool(name, args);
 }
 
 /** The Qwen Code call a canonical tool is written as. */
 export function canonicalToQwenTool(tool: Tool): { name: string; args: Json } {
-  if (tool.name !== "Raw") {
-    const input = tool.input as Json;
-    for (const spec of qwenToolSpecs) {
-      if (spec.canonical !== tool.name || !isJsonObject(input)) continue;
-      const renamed = rename(
-        input,
-        spec.keys.map(([qwen, canonical]) => [canonical, qwen] as const),
-      );
-      if (renamed !== undefined) return { name: spec.qwen, args: renamed };
-    }
-  }
-  const { name, input } = toCanonical(tool);
+  const { name, input } = qwenDialect.fromTool(tool);
   return { name, args: input };
 }
 

@@ -1,15 +1,14 @@
+import { describePublicExports } from "@txcript/core/testing";
 import { expect, it } from "vitest";
 import * as redact from "./index.js";
 
-it("exports exactly the public API", () => {
-  expect(Object.keys(redact).sort()).toEqual([
-    "planPartsRedaction",
-    "redactTranscript",
-    "redactionMarker",
-    "secretlintRuleIds",
-    "summarizeReport",
-  ]);
-});
+describePublicExports("@txcript/redact", redact, [
+  "planPartsRedaction",
+  "redactTranscript",
+  "redactionMarker",
+  "secretlintRuleIds",
+  "summarizeReport",
+]);
 
 it("runs secretlint's recommended rules except filter-comments", () => {
   expect(redact.secretlintRuleIds).toHaveLength(27);

@@ -1,24 +1,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { describePublicExports } from "@txcript/core/testing";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./fixtures-support.js";
 import * as api from "./index.js";
 import { streamJsonLoss } from "./stream-json-losses.js";
 
-describe("@txcript/stream-json public API", () => {
-  it("exports exactly these names", () => {
-    expect(Object.keys(api).sort()).toEqual([
-      "StreamJsonAccumulator",
-      "detectStreamJsonDialect",
-      "readStreamJsonLines",
-      "streamJsonCodec",
-      "streamJsonHarness",
-      "streamJsonLosses",
-      "streamJsonProject",
-      "toStreamJsonInput",
-    ]);
-  });
-});
+describePublicExports("@txcript/stream-json", api, [
+  "StreamJsonAccumulator",
+  "detectStreamJsonDialect",
+  "readStreamJsonLines",
+  "streamJsonCodec",
+  "streamJsonHarness",
+  "streamJsonLosses",
+  "streamJsonProject",
+  "toStreamJsonInput",
+]);
 
 describe("streamJsonLosses", () => {
   it("has unique codes prefixed stream_json., each explained in docs/formats/stream-json.md and the README", () => {

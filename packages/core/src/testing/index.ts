@@ -14,6 +14,13 @@ import { signature } from "../signature.js";
 import { lawParameters, lawRuns } from "./parameters.js";
 
 export { type SignatureEntry, signature } from "../signature.js";
+export {
+  describePublicExports,
+  type LazyImport,
+  lazyImportProblems,
+  type PublicExportsOptions,
+  publicExportProblems,
+} from "./exports.js";
 export { lawParameters, lawRuns } from "./parameters.js";
 export {
   collectingWriter,
