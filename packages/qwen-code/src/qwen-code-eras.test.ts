@@ -109,3 +109,40 @@ describe("Qwen Code eras", () => {
     }
   });
 });
+
+describe("Qwen Code 0.24.4 subagent transcripts (not read into subagents)", () => {
+  const project = path.join(repoRoot, "fixtures/qwen-code/subagent/projects/-tmp-qwork-p");
+  const parentId = "65e85728-5d51-4b93-a94c-d5f2f77c9721";
+  const agentDir = path.join(project, "subagents", parentId);
+  const agent = "agent-general-purpose-call_agent_1";
+  it("sit beside chats/ under subagents/<parent id>/, records of the session's shape", () => {
+    const parent = qwenCodeCodec.toCommon(
+      qwenCodeCodec.parse(readFileSync(path.join(project, "chats", `${parentId}.jsonl`), "utf8")),
+    );
+    const meta = JSON.parse(readFileSync(path.join(agentDir, `${agent}.meta.json`), "utf8")) as {
+      agentId: string;
+      parentSessionId: string;
+      toolUseId: string;
+    };
+    expect(meta.parentSessionId).toBe(parentId);
+    // The meta names the parent's `agent` call (read as Task) that launched it.
+    const launch = parent.messages
+      .flatMap((message) => message.content)
+      .find((block) => block.type === "tool_use" && block.id === meta.toolUseId);
+    expect(launch).toMatchObject({ type: "tool_use", tool: { name: "Task" } });
+    expect(parent.subagents).toBeUndefined();
+    const text = readFileSync(path.join(agentDir, `${agent}.jsonl`), "utf8");
+    expect(qwenCodeCodec.detect(text)).toBe(true);
+    const session = qwenCodeCodec.parse(text);
+    expect(qwenCodeCodec.serialize(session)).toBe(text);
+    for (const line of session.lines)
+      expect(line.value).toMatchObject({
+        sessionId: parentId,
+        isSidechain: true,
+        agentId: meta.agentId,
+      });
+    const own = qwenCodeCodec.toCommon(session);
+    expect(own.meta.id).toBe(parentId);
+    expect(own.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+  });
+});
