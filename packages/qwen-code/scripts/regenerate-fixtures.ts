@@ -1,5 +1,6 @@
 // A maintenance tool, not a test: rewrites fixtures/qwen-code/<name>.common.json
-// from each loose <name>.jsonl, and store/<id>.common.json from each session
+// from each loose <name>.jsonl, eras/<name>.common.json from each
+// eras/<name>.jsonl (the recordings of older releases), and store/<id>.common.json from each session
 // the store under store/ lists. Run it after a deliberate
 // change to the reading rules, then review the diff by eye:
 //   pnpm exec tsx --conditions @txcript/source scripts/regenerate-fixtures.ts
@@ -19,6 +20,15 @@ for (const name of readdirSync(loose).filter((entry) => entry.endsWith(".jsonl")
     qwenCodeCodec.parse(readFileSync(path.join(loose, name), "utf8")),
   );
   const target = path.join(loose, name.replace(/\.jsonl$/, ".common.json"));
+  writeFileSync(target, commonCodec.serialize(commonCodec.fromCommon(transcript)));
+  console.log(`wrote ${path.relative(process.cwd(), target)}`);
+}
+const eras = path.join(loose, "eras");
+for (const name of readdirSync(eras).filter((entry) => entry.endsWith(".jsonl"))) {
+  const transcript = qwenCodeCodec.toCommon(
+    qwenCodeCodec.parse(readFileSync(path.join(eras, name), "utf8")),
+  );
+  const target = path.join(eras, name.replace(/\.jsonl$/, ".common.json"));
   writeFileSync(target, commonCodec.serialize(commonCodec.fromCommon(transcript)));
   console.log(`wrote ${path.relative(process.cwd(), target)}`);
 }

@@ -13,7 +13,12 @@ import {
   toCanonical,
 } from "@txcript/core";
 
-/** Tool names and argument keys Qwen Code 0.24.4 declares to the model (see docs/formats/qwen-code.md). */
+/**
+ * Tool names and argument keys Qwen Code 0.24.4 declares to the model (see
+ * docs/formats/qwen-code.md), then the older spellings read only: 0.5.0 to
+ * 0.12.0 declare `read_file(absolute_path, …)` and `task(…)`. Writing takes
+ * the first row of a canonical tool, so it always writes the 0.24.4 names.
+ */
 export const qwenToolSpecs: readonly RenamedToolSpec[] = [
   {
     native: "read_file",
@@ -72,6 +77,24 @@ export const qwenToolSpecs: readonly RenamedToolSpec[] = [
   },
   {
     native: "agent",
+    canonical: "Task",
+    keys: [
+      ["description", "description"],
+      ["prompt", "prompt"],
+      ["subagent_type", "subagent_type"],
+    ],
+  },
+  {
+    native: "read_file",
+    canonical: "Read",
+    keys: [
+      ["absolute_path", "file_path"],
+      ["offset", "offset"],
+      ["limit", "limit"],
+    ],
+  },
+  {
+    native: "task",
     canonical: "Task",
     keys: [
       ["description", "description"],
