@@ -5,7 +5,7 @@
 import { type AnyHarness, closest, type HarnessRegistry, TxcriptError } from "@txcript/core";
 import { type Parsed, parseCommand } from "./args.js";
 import { commandSpecs, findCommand } from "./command-specs.js";
-import { useRegistry } from "./harnesses.js";
+import { loadRegistry, useRegistry } from "./harnesses.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { type Io, write } from "./io.js";
 import { clearStatus } from "./progress.js";
@@ -13,6 +13,10 @@ import { exitCodeOf, formatError, formatStack } from "./report.js";
 import { terminalSafe } from "./terminal-text.js";
 
 type Command = (io: Io, parsed: Parsed) => Promise<number>;
+
+// The commands that load only the harnesses they touch (harnesses.ts:
+// harnessNamed, harnessOf); every other command gets the whole registry first.
+const light = new Set(["view", "convert"]);
 
 // Loaded on demand: `fixtures` alone pulls in fast-check.
 const commands: Record<string, () => Promise<Command>> = {
@@ -45,6 +49,7 @@ export async function main(
     // `--debug` may also come before the command.
     const [first, ...rest] = args[0] === "--debug" ? args.slice(1) : args;
     if (first === undefined) {
+      await loadRegistry();
       // Bare `txcript`: the help, on stderr (stdout stays for results), and a usage exit.
       await write(io.stderr, mainHelp());
       return 2;
@@ -53,6 +58,7 @@ export async function main(
       const topic = first === "help" ? rest[0] : undefined;
       const spec = topic === undefined ? undefined : findCommand(topic);
       if (topic !== undefined && spec === undefined) throw unknownCommand(topic);
+      await loadRegistry();
       await write(io.stdout, spec ? commandHelp(spec) : mainHelp());
       return 0;
     }
@@ -70,6 +76,7 @@ export async function main(
       return 0;
     }
     const run = await load();
+    if (!light.has(first)) await loadRegistry();
     try {
       return await run(io, parsed);
     } finally {
