@@ -16,7 +16,7 @@ type Command = (io: Io, parsed: Parsed) => Promise<number>;
 
 // The commands that load only the harnesses they touch (harnesses.ts:
 // harnessNamed, harnessOf); every other command gets the whole registry first.
-const light = new Set(["view", "convert"]);
+const light = new Set(["view", "convert", "export", "list"]);
 
 // Loaded on demand: `fixtures` alone pulls in fast-check.
 const commands: Record<string, () => Promise<Command>> = {
