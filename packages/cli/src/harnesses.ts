@@ -37,6 +37,11 @@ export async function loadRegistry(): Promise<HarnessRegistry> {
   return active;
 }
 
+/** Whether a registry is in use (given, or the default one loaded whole). */
+export function registryLoaded(): boolean {
+  return active !== undefined;
+}
+
 /** The registry in use (loadRegistry must have run). */
 export function registry(): HarnessRegistry {
   if (active === undefined)

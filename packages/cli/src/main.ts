@@ -16,6 +16,7 @@ type Command = (io: Io, parsed: Parsed) => Promise<number>;
 
 // The commands that load only the harnesses they touch (harnesses.ts:
 // harnessNamed, harnessOf); every other command gets the whole registry first.
+// The help lists the harnesses from the bin's own list (help.ts), loading none.
 const light = new Set(["view", "convert", "export", "list"]);
 
 // Loaded on demand: `fixtures` alone pulls in fast-check.
@@ -49,7 +50,6 @@ export async function main(
     // `--debug` may also come before the command.
     const [first, ...rest] = args[0] === "--debug" ? args.slice(1) : args;
     if (first === undefined) {
-      await loadRegistry();
       // Bare `txcript`: the help, on stderr (stdout stays for results), and a usage exit.
       await write(io.stderr, mainHelp());
       return 2;
@@ -58,7 +58,6 @@ export async function main(
       const topic = first === "help" ? rest[0] : undefined;
       const spec = topic === undefined ? undefined : findCommand(topic);
       if (topic !== undefined && spec === undefined) throw unknownCommand(topic);
-      await loadRegistry();
       await write(io.stdout, spec ? commandHelp(spec) : mainHelp());
       return 0;
     }

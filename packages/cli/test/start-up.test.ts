@@ -93,7 +93,7 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(result.stdout).toContain("Shapes the reader used to drop silently");
     expect(harnessesLoaded(sources)).toEqual(["amp"]);
     // The sniffs are loaded (detection ran through them), and no registry.
-    expect(sources.filter((file) => file.endsWith("-sniff.ts")).length).toBe(13);
+    expect(new Set(sources.filter((file) => file.endsWith("-sniff.ts"))).size).toBe(13);
     expect(sources).not.toContain("../harnesses/src/index.ts");
   });
 
@@ -128,6 +128,23 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("cannot tell which harness wrote this input");
     expect(result.stderr).toContain("claude_code");
+  });
+
+  it("--help and a command's help load no harness (control: list loads every store's)", async () => {
+    for (const args of [["--help"], ["view", "--help"], ["help", "convert"]]) {
+      const { result, sources } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("Usage: txcript");
+      expect(harnessesLoaded(sources)).toEqual([]);
+      expect(sources).not.toContain("../harnesses/src/index.ts");
+    }
+    // The main help still lists every harness, with its aliases and resume command.
+    const help = (await loading(["--help"])).result.stdout;
+    expect(help).toContain("claude_code");
+    expect(help).toContain("TXCRIPT_CODEX_RESUME_CMD");
+    const list = await loading(["list"]);
+    expect(list.result.code, list.result.stderr).toBe(0);
+    expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
   });
 
   it("--version loads the bin's entry alone", async () => {
