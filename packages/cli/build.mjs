@@ -111,7 +111,7 @@ await build({
   },
   define: {
     TXCRIPT_VERSION: JSON.stringify(version),
-    TXCRIPT_HELP_HARNESSES: JSON.stringify(helpList),
+    TXCRIPT_HELP_HARNESSES: JSON.stringify(JSON.stringify(helpList)),
   },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",

@@ -15,11 +15,13 @@ export interface HelpHarness {
 }
 
 /**
- * The default registry's harnesses as the help shows them, written into the
- * bin by build.mjs (from the same registry, through `describeHarness`), so
- * `--help` loads no harness; undefined when running from source.
+ * The default registry's harnesses as the help shows them (HelpHarness[] as
+ * JSON text), written into the bin by build.mjs from the same registry
+ * through `describeHarness`, so `--help` loads no harness; undefined when
+ * running from source. A string, which esbuild inlines where it is read (an
+ * object define would become a module every chunk imports).
  */
-declare const TXCRIPT_HELP_HARNESSES: readonly HelpHarness[] | undefined;
+declare const TXCRIPT_HELP_HARNESSES: string | undefined;
 
 /** A harness as the help shows it (build.mjs writes the default registry's with this). */
 export function describeHarness(harness: Harness): HelpHarness {
@@ -35,8 +37,8 @@ export function describeHarness(harness: Harness): HelpHarness {
 
 /** The harnesses the help lists: the registry in use, else the bin's own list of the default one. */
 export function helpHarnesses(): readonly HelpHarness[] {
-  if (!registryLoaded() && typeof TXCRIPT_HELP_HARNESSES !== "undefined")
-    return TXCRIPT_HELP_HARNESSES;
+  if (!registryLoaded() && typeof TXCRIPT_HELP_HARNESSES === "string")
+    return JSON.parse(TXCRIPT_HELP_HARNESSES) as HelpHarness[];
   return harnessList().map(describeHarness);
 }
 
