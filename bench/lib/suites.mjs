@@ -549,13 +549,13 @@ export async function startup({ manifest, cli, log }) {
         group,
         "txcript --version ÷ node -e 0",
         "packages/cli/dist/txcript.js is not built",
-        "≤ 2×",
+        "≤ 1.2×",
       ),
       skipped(
         group,
         "txcript view ÷ node -e 0",
         "packages/cli/dist/txcript.js is not built",
-        "≤ 2×",
+        "≤ 1.5×",
       ),
     ];
   }
@@ -584,8 +584,9 @@ export async function startup({ manifest, cli, log }) {
           ? "txcript --version ÷ node -e 0"
           : `txcript view of a 2 KB ${cli.harnesses.has("amp") ? "Amp thread" : "stream-json capture"} ÷ node -e 0`,
       ratio: r,
-      target: "≤ 2×",
-      met: r.median <= 2,
+      // Issue 34 item 3 (issue 8 asked ≤ 2× of both).
+      target: name === "version" ? "≤ 1.2×" : "≤ 1.5×",
+      met: r.median <= (name === "version" ? 1.2 : 1.5),
       context: `${formatMs(subject.median)} vs ${formatMs(base.median)}`,
     };
   });

@@ -3,9 +3,10 @@
 // has one runtime dependency (better-sqlite3, a native addon, for search and
 // the OpenCode store, loaded only by those) and starts fast. Code splitting keeps
 // `--version` from loading anything but the entry chunk.
-import { chmod, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 // The search fast path (src/search-fast.ts) must load no codec, schema or
@@ -55,6 +56,41 @@ const englishZodLocale = {
   },
 };
 
+// The help's list of harnesses (help.ts helpHarnesses), from the built
+// registry through help.ts's own describeHarness, so `txcript --help`
+// loads no harness; test/docs.test.ts holds the help to docs/cli.md.
+// (Bundled from source and run once here: build.mjs itself is plain node.)
+async function helpHarnesses() {
+  const probe = await build({
+    stdin: {
+      contents:
+        'import { defaultRegistry } from "@txcript/harnesses"; import { describeHarness } from "./src/help.ts"; export const list = defaultRegistry.harnesses.map(describeHarness);',
+      resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+      loader: "ts",
+    },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    conditions: ["@txcript/source"],
+    external: ["better-sqlite3"],
+    banner: {
+      js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
+    },
+    define: { TXCRIPT_HELP_HARNESSES: "undefined" },
+    logLevel: "warning",
+  });
+  const file = path.join(await mkdtemp(path.join(tmpdir(), "txcript-build-")), "help.mjs");
+  await writeFile(file, probe.outputFiles[0].text);
+  try {
+    return (await import(pathToFileURL(file).href)).list;
+  } finally {
+    await rm(path.dirname(file), { recursive: true, force: true });
+  }
+}
+const helpList = await helpHarnesses();
+
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
 await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
 await build({
@@ -73,7 +109,10 @@ await build({
   banner: {
     js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
   },
-  define: { TXCRIPT_VERSION: JSON.stringify(version) },
+  define: {
+    TXCRIPT_VERSION: JSON.stringify(version),
+    TXCRIPT_HELP_HARNESSES: JSON.stringify(JSON.stringify(helpList)),
+  },
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
   logLevel: "warning",

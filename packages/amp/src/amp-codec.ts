@@ -15,12 +15,8 @@
 //   Lineage is carried under the top-level `txcriptLineage` key.
 import type { Codec, ConversionOptions } from "@txcript/core";
 import { ampLosses } from "./amp-losses.js";
-import {
-  type AmpThread,
-  looksLikeAmpThread,
-  parseAmpThread,
-  serializeAmpThread,
-} from "./amp-schema.js";
+import { type AmpThread, parseAmpThread, serializeAmpThread } from "./amp-schema.js";
+import { ampSniff } from "./amp-sniff.js";
 import { ampToCommon } from "./amp-to-common.js";
 import { type AmpWriteOptions, commonToAmp } from "./common-to-amp.js";
 
@@ -28,13 +24,7 @@ export const ampCodec: Codec<AmpThread, ConversionOptions, AmpWriteOptions> = {
   id: "amp",
   displayName: "Amp thread",
   losses: ampLosses,
-  detect(text) {
-    try {
-      return looksLikeAmpThread(text);
-    } catch {
-      return false;
-    }
-  },
+  detect: ampSniff,
   parse: parseAmpThread,
   serialize: serializeAmpThread,
   toCommon: ampToCommon,

@@ -178,13 +178,7 @@ export function serializeAmpThread(thread: AmpThread): string {
   return source !== undefined && text === source.rendered ? source.text : text;
 }
 
-/** The cheap sniff: a JSON object whose first keys include Amp's revision counter `v`. */
-export function looksLikeAmpThread(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return (
-    /^\s*\{/.test(head) && /"v"\s*:\s*\d/.test(head) && /"(?:messages|created)"\s*:/.test(text)
-  );
-}
+export { looksLikeAmpThread } from "./amp-sniff.js";
 
 /**
  * The top-level key txcript writes a converted thread's lineage under

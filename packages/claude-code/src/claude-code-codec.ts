@@ -10,20 +10,9 @@ import {
   parseSession,
   serializeSession,
 } from "./claude-code-schema.js";
+import { claudeCodeSniff } from "./claude-code-sniff.js";
 import { type ClaudeCodeReadOptions, claudeCodeToCommon } from "./claude-code-to-common.js";
 import { type ClaudeCodeWriteOptions, commonToClaudeCode } from "./common-to-claude-code.js";
-
-const bookkeepingTypes = new Set(["summary", "file-history-snapshot", "custom-title", "ai-title"]);
-
-/** True when a parsed line looks like Claude Code's own (camelCase envelope, not stream-json). */
-function isClaudeCodeLine(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const line = value as Record<string, unknown>;
-  const type = Object.hasOwn(line, "type") ? line.type : undefined;
-  if (typeof type !== "string") return false;
-  if (bookkeepingTypes.has(type)) return true;
-  return Object.hasOwn(line, "parentUuid") && Object.hasOwn(line, "sessionId");
-}
 
 export const claudeCodeCodec: Codec<
   ClaudeCodeSession,
@@ -33,18 +22,7 @@ export const claudeCodeCodec: Codec<
   id: harness,
   displayName: "Claude Code session",
   losses: claudeCodeLosses,
-  detect(text) {
-    const head = text.slice(0, 65_536).split("\n").slice(0, 20);
-    for (const line of head) {
-      if (line.trim() === "") continue;
-      try {
-        if (isClaudeCodeLine(JSON.parse(line))) return true;
-      } catch {
-        // A cut or foreign line: keep looking.
-      }
-    }
-    return false;
-  },
+  detect: claudeCodeSniff,
   parse(text, options: ParseOptions = {}) {
     return parseSession(text, options);
   },

@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 import { convert, WarningCollector } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { convertSource } from "./convert-pipeline.js";
-import { detectHarness, findHarness, harnessList } from "./harnesses.js";
+import { detectHarness, findHarness, harnessList, loadRegistry } from "./harnesses.js";
+
+// The whole registry: the CLI loads it on demand (harnesses.ts).
+await loadRegistry();
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const fixtures = ["amp", "claude-code", "stream-json"].flatMap((directory) =>

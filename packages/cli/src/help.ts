@@ -2,7 +2,45 @@
 // the harnesses, environment variables and exit codes. docs/cli.md quotes
 // every one of these verbatim (a test compares them).
 import { type CommandSpec, commandSpecs, type OptionSpec } from "./command-specs.js";
-import { harnessList } from "./harnesses.js";
+import { type Harness, harnessList, registryLoaded } from "./harnesses.js";
+
+/** What the help says of a harness. */
+export interface HelpHarness {
+  id: string;
+  displayName: string;
+  aliases: readonly string[];
+  environment: readonly (readonly [string, string])[];
+  /** Its default resume command for session `{id}`, when it has one. */
+  resume?: readonly string[];
+}
+
+/**
+ * The default registry's harnesses as the help shows them (HelpHarness[] as
+ * JSON text), written into the bin by build.mjs from the same registry
+ * through `describeHarness`, so `--help` loads no harness; undefined when
+ * running from source. A string, which esbuild inlines where it is read (an
+ * object define would become a module every chunk imports).
+ */
+declare const TXCRIPT_HELP_HARNESSES: string | undefined;
+
+/** A harness as the help shows it (build.mjs writes the default registry's with this). */
+export function describeHarness(harness: Harness): HelpHarness {
+  const resume = harness.resumeCommand?.("{id}");
+  return {
+    id: harness.id,
+    displayName: harness.displayName,
+    aliases: [...harness.aliases],
+    environment: (harness.environment ?? []).map(([name, meaning]) => [name, meaning] as const),
+    ...(resume === undefined ? {} : { resume }),
+  };
+}
+
+/** The harnesses the help lists: the registry in use, else the bin's own list of the default one. */
+export function helpHarnesses(): readonly HelpHarness[] {
+  if (!registryLoaded() && typeof TXCRIPT_HELP_HARNESSES === "string")
+    return JSON.parse(TXCRIPT_HELP_HARNESSES) as HelpHarness[];
+  return harnessList().map(describeHarness);
+}
 
 function optionLabel(option: OptionSpec): string {
   const long = `--${option.name}${option.value ? ` ${option.value}` : ""}`;
@@ -32,13 +70,14 @@ export function commandHelp(spec: CommandSpec): string {
 export function environmentVariables(): [string, string][] {
   const seen = new Set<string>();
   const harnessVariables: [string, string][] = [];
-  for (const harness of harnessList())
-    for (const [name, meaning] of harness.environment ?? [])
+  const harnesses = helpHarnesses();
+  for (const harness of harnesses)
+    for (const [name, meaning] of harness.environment)
       if (!seen.has(name) && name !== "HOME") {
         seen.add(name);
         harnessVariables.push([name, meaning]);
       }
-  const resumable = harnessList().filter((harness) => harness.resumeCommand !== undefined);
+  const resumable = harnesses.filter((harness) => harness.resume !== undefined);
   return [
     ["HOME", "the home directory the default store locations hang off"],
     ...harnessVariables,
@@ -48,7 +87,7 @@ export function environmentVariables(): [string, string][] {
     ],
     ...resumable.map((harness): [string, string] => [
       `TXCRIPT_${harness.id.toUpperCase()}_RESUME_CMD`,
-      `the one for ${harness.displayName} (default: ${(harness.resumeCommand?.("{id}") ?? []).join(" ")})`,
+      `the one for ${harness.displayName} (default: ${(harness.resume ?? []).join(" ")})`,
     ]),
     [
       "TXCRIPT_VERIFY_<HARNESS>_BIN",
@@ -106,7 +145,7 @@ export function mainHelp(): string {
     "",
     "Harnesses (H):",
     ...table(
-      harnessList().map((harness) => [
+      helpHarnesses().map((harness) => [
         harness.id,
         `${harness.displayName}${harness.aliases.length ? ` (also: ${harness.aliases.join(", ")})` : ""}`,
       ]),

@@ -19,7 +19,14 @@ import {
   TxcriptError,
   type Warning,
 } from "@txcript/core";
-import { detectHarness, findHarness, type Harness, stores } from "./harnesses.js";
+import {
+  findHarness,
+  type Harness,
+  harnessNamed,
+  harnessOf,
+  loadRegistry,
+  stores,
+} from "./harnesses.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, readAllLimited, readLimitedFile } from "./limits.js";
 import { bigInputStatus } from "./progress.js";
@@ -48,6 +55,8 @@ export interface Input {
 
 /** Find one stored session by exact id, else by a unique id prefix. */
 export async function findSession(ref: string, io: Io, only?: Harness): Promise<Discovered> {
+  // Every store is searched: every harness is loaded.
+  await loadRegistry();
   const exact: Discovered[] = [];
   const prefixed: Discovered[] = [];
   for (const { harness, store } of stores(io.env)) {
@@ -97,7 +106,7 @@ export type Located =
 
 /** Resolve `<ref>` without reading it: `-`, a file, or a stored session (see findSession). */
 export async function locateInput(ref: string, io: Io, from?: string): Promise<Located> {
-  const forced = from === undefined ? undefined : findHarness(from);
+  const forced = from === undefined ? undefined : await harnessNamed(from);
   if (ref === "-") return { kind: "stdin", forced };
   const file = path.resolve(io.cwd, ref);
   const stat = await fs.stat(file).catch(() => undefined);
@@ -131,7 +140,7 @@ export async function readLocated(located: Located, io: Io): Promise<Input> {
     return {
       text,
       file,
-      harness: located.forced ?? detectHarness(text, file),
+      harness: located.forced ?? (await harnessOf(text, file)),
       startTime: new Date(),
     };
   }
@@ -152,7 +161,7 @@ export async function readLocated(located: Located, io: Io): Promise<Input> {
   return {
     text,
     file: shown,
-    harness: located.forced ?? detectHarness(text, shown),
+    harness: located.forced ?? (await harnessOf(text, shown)),
     startTime: located.mtime,
     ...where,
   };

@@ -5,7 +5,7 @@
 import { type AnyHarness, closest, type HarnessRegistry, TxcriptError } from "@txcript/core";
 import { type Parsed, parseCommand } from "./args.js";
 import { commandSpecs, findCommand } from "./command-specs.js";
-import { useRegistry } from "./harnesses.js";
+import { loadRegistry, useRegistry } from "./harnesses.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { type Io, write } from "./io.js";
 import { clearStatus } from "./progress.js";
@@ -13,6 +13,11 @@ import { exitCodeOf, formatError, formatStack } from "./report.js";
 import { terminalSafe } from "./terminal-text.js";
 
 type Command = (io: Io, parsed: Parsed) => Promise<number>;
+
+// The commands that load only the harnesses they touch (harnesses.ts:
+// harnessNamed, harnessOf); every other command gets the whole registry first.
+// The help lists the harnesses from the bin's own list (help.ts), loading none.
+const light = new Set(["view", "convert", "export", "list"]);
 
 // Loaded on demand: `fixtures` alone pulls in fast-check.
 const commands: Record<string, () => Promise<Command>> = {
@@ -70,6 +75,7 @@ export async function main(
       return 0;
     }
     const run = await load();
+    if (!light.has(first)) await loadRegistry();
     try {
       return await run(io, parsed);
     } finally {

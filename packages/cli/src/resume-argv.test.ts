@@ -7,7 +7,10 @@
 // packages/pi/src/pi-resume-argv.test.ts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { harnessList } from "./harnesses.js";
+import { harnessList, loadRegistry } from "./harnesses.js";
+
+// The whole registry: the CLI loads it on demand (harnesses.ts).
+await loadRegistry();
 
 /** Flags whose parser takes the following word as their value whatever it begins with (checked per program). */
 const verbatimValueFlags: Record<string, string> = { pi: "--session" };

@@ -18,7 +18,7 @@ import {
 } from "@txcript/core";
 import type { Values } from "./args.js";
 import { type Converted, convertSource } from "./convert-pipeline.js";
-import { detectHarness, type Harness } from "./harnesses.js";
+import { type Harness, harnessOf } from "./harnesses.js";
 import type { Input, Located } from "./input.js";
 import type { Io } from "./io.js";
 import { maxInputBytes, streamMinBytes, tooLarge } from "./limits.js";
@@ -97,7 +97,7 @@ export async function lineByLineSource(
 ): Promise<StreamSource | undefined> {
   if (located.kind !== "file" || located.size < streamMinBytes(io.env)) return undefined;
   const head = await readHead(located.path, headBytes);
-  const harness = located.forced ?? detectHarness(head, located.shown);
+  const harness = located.forced ?? (await harnessOf(head, located.shown));
   const reason = notLineByLine(harness) ?? reasonFor(harness);
   const alone = reason === undefined ? await readsAloneOptions(harness, located, io) : undefined;
   if (reason === undefined && alone !== undefined) return { located, harness, head, alone };

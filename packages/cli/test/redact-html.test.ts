@@ -6,8 +6,11 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { harnessList } from "../src/harnesses.js";
+import { harnessList, loadRegistry } from "../src/harnesses.js";
 import { type Home, txcript, useHome } from "./e2e.js";
+
+// The whole registry: the CLI loads it on demand (harnesses.ts).
+await loadRegistry();
 
 let home: Home;
 useHome((made) => {

@@ -12,7 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { programBin, realPrograms } from "../../../scripts/real-programs.mjs";
-import { findHarness } from "../src/harnesses.js";
+import { findHarness, loadRegistry } from "../src/harnesses.js";
+
+// The whole registry: the CLI loads it on demand (harnesses.ts).
+await loadRegistry();
 
 const programs = realPrograms as Record<string, { version: string }>;
 

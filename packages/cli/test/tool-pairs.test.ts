@@ -12,7 +12,10 @@ import { oddShapesArbitrary, transcriptArbitrary } from "@txcript/core/arbitrari
 import { lawParameters, lawRuns } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findHarness } from "../src/harnesses.js";
+import { findHarness, loadRegistry } from "../src/harnesses.js";
+
+// The whole registry: the CLI loads it on demand (harnesses.ts).
+await loadRegistry();
 
 /** The calls and results of a written file, in file order. */
 interface Pairs {

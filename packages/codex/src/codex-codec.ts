@@ -5,25 +5,15 @@
 import type { Codec, ParseOptions } from "@txcript/core";
 import { codexLosses } from "./codex-losses.js";
 import { type CodexRollout, harness, parseRollout, serializeRollout } from "./codex-schema.js";
+import { codexSniff } from "./codex-sniff.js";
 import { type CodexReadOptions, codexToCommon } from "./codex-to-common.js";
 import { type CodexWriteOptions, commonToCodex } from "./common-to-codex.js";
-
-/**
- * The head of a rollout: a session_meta envelope, a 2025 bare header, or a
- * {session: {id, timestamp, instructions}, items} document — whose session
- * object names a timestamp or instructions before any nested object (another
- * harness's `{"session": {...}}` document, Crush's dump, names neither).
- */
-const head =
-  /^\s*\{\s*("timestamp"\s*:\s*"[^"]*"\s*,\s*("ordinal"\s*:\s*\d+\s*,\s*)?"type"\s*:\s*"session_meta"|"id"\s*:\s*"[^"]*"\s*,\s*"timestamp"|"session"\s*:\s*\{[^{}]*?"(timestamp|instructions)"\s*:)/;
 
 export const codexCodec: Codec<CodexRollout, CodexReadOptions, CodexWriteOptions> = {
   id: harness,
   displayName: "Codex rollout",
   losses: codexLosses,
-  detect(text) {
-    return head.test(text.slice(0, 4096));
-  },
+  detect: codexSniff,
   parse(text, options: ParseOptions = {}) {
     return parseRollout(text, options);
   },

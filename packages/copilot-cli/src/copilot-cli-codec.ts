@@ -12,15 +12,8 @@ import {
   parseSession,
   serializeSession,
 } from "./copilot-cli-schema.js";
+import { copilotCliSniff } from "./copilot-cli-sniff.js";
 import { type CopilotCliReadOptions, copilotCliToCommon } from "./copilot-cli-to-common.js";
-
-/** A cheap sniff: the first event is session.start, as Copilot CLI writes it. */
-function looksLikeEventLog(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return /^\s*\{\s*"type"\s*:\s*"session\.start"\s*,\s*"data"\s*:\s*\{\s*"sessionId"\s*:/.test(
-    head,
-  );
-}
 
 export const copilotCliCodec: Codec<
   CopilotCliSession,
@@ -30,9 +23,7 @@ export const copilotCliCodec: Codec<
   id: harness,
   displayName: "GitHub Copilot CLI session",
   losses: copilotCliLosses,
-  detect(text) {
-    return looksLikeEventLog(text);
-  },
+  detect: copilotCliSniff,
   parse(text, options: ParseOptions = {}) {
     return parseSession(text, options);
   },

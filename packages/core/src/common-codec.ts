@@ -3,6 +3,7 @@
 // identity codec, so core proves its own law suite on it.
 import { z } from "zod";
 import type { Codec, Loss, ParseOptions } from "./codec.js";
+import { commonSniff } from "./common-sniff.js";
 import { jsonPath, TxcriptError } from "./errors.js";
 import { isJsonObject, parseJson, quote, stringifyJson } from "./json.js";
 import { Message, Meta, Subagent, type Transcript } from "./model.js";
@@ -77,9 +78,7 @@ export const commonCodec: Codec<CommonDocument> = {
   id: "common",
   displayName: "Common document",
   losses: commonLosses,
-  detect(text) {
-    return /^\s*\{[\s\S]{0,64}"format"\s*:\s*"txcript\.common\//.test(text.slice(0, 200));
-  },
+  detect: commonSniff,
   parse(text, options: ParseOptions = {}) {
     const value = parseJson(text, { harness: "common", ...options });
     if (!isJsonObject(value) || !(commonFormats as readonly unknown[]).includes(value.format)) {

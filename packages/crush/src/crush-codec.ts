@@ -6,18 +6,18 @@ import { commonToCrush } from "./common-to-crush.js";
 import { crushLosses } from "./crush-losses.js";
 import {
   type CrushSession,
-  detectCrushSession,
   harness,
   parseCrushSession,
   serializeCrushSession,
 } from "./crush-schema.js";
+import { crushSniff } from "./crush-sniff.js";
 import { crushToCommon } from "./crush-to-common.js";
 
 export const crushCodec: Codec<CrushSession, ConversionOptions, ConversionOptions> = {
   id: harness,
   displayName: "Crush session",
   losses: crushLosses,
-  detect: detectCrushSession,
+  detect: crushSniff,
   parse: parseCrushSession,
   serialize: serializeCrushSession,
   toCommon: crushToCommon,

@@ -116,13 +116,4 @@ export function serializeCrushSession(session: CrushSession): string {
   return `${stringifyJson(toJson(session), 2, harness)}\n`;
 }
 
-/** Cheap sniff: a dump opens with a session row's Crush-only columns. */
-export function detectCrushSession(text: string): boolean {
-  const head = text.slice(0, 4000);
-  return (
-    head.trimStart().startsWith("{") &&
-    head.includes('"parent_session_id"') &&
-    head.includes('"completion_tokens"') &&
-    head.includes('"message_count"')
-  );
-}
+export { detectCrushSession } from "./crush-sniff.js";

@@ -4,19 +4,15 @@
 import { type Codec, stringifyJson } from "@txcript/core";
 import { commonToCursorCli } from "./common-to-cursor-cli.js";
 import { cursorCliLosses } from "./cursor-cli-losses.js";
-import {
-  type CursorCliChat,
-  documentMarker,
-  harness,
-  parseCursorCliChat,
-} from "./cursor-cli-schema.js";
+import { type CursorCliChat, harness, parseCursorCliChat } from "./cursor-cli-schema.js";
+import { cursorCliSniff } from "./cursor-cli-sniff.js";
 import { cursorCliToCommon } from "./cursor-cli-to-common.js";
 
 export const cursorCliCodec: Codec<CursorCliChat> = {
   id: harness,
   displayName: "Cursor CLI chat",
   losses: cursorCliLosses,
-  detect: (text) => text.slice(0, 200).includes(`"${documentMarker}"`),
+  detect: cursorCliSniff,
   parse: (text, options) => parseCursorCliChat(text, options),
   serialize: (chat) => `${stringifyJson(chat, 2, harness)}\n`,
   toCommon: (chat, options) => cursorCliToCommon(chat, options),

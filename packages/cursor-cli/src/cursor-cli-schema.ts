@@ -15,8 +15,9 @@ import {
 
 export const harness = "cursor_cli";
 
-/** The marker key (and version) that opens the document. */
-export const documentMarker = "cursorCliChat";
+import { documentMarker } from "./cursor-cli-sniff.js";
+
+export { documentMarker };
 
 /** One message blob the tree names, in order: its id (the SHA-256 of its bytes) and its JSON. */
 export interface CursorCliMessage {

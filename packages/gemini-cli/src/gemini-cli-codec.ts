@@ -12,23 +12,15 @@ import {
   parseSession,
   serializeSession,
 } from "./gemini-cli-schema.js";
+import { geminiCliSniff } from "./gemini-cli-sniff.js";
 import { type GeminiCliReadOptions, geminiCliToCommon } from "./gemini-cli-to-common.js";
-
-/** A cheap sniff: a metadata line or a whole document naming a sessionId and a projectHash. */
-function looksLikeRecording(text: string): boolean {
-  const head = text.slice(0, 4096);
-  if (/^\s*\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/.test(head)) return true;
-  return /^\{\n\s+"sessionId": "/.test(head) && head.includes('"projectHash"');
-}
 
 export const geminiCliCodec: Codec<GeminiCliSession, GeminiCliReadOptions, GeminiCliWriteOptions> =
   {
     id: harness,
     displayName: "Gemini CLI chat recording",
     losses: geminiCliLosses,
-    detect(text) {
-      return looksLikeRecording(text);
-    },
+    detect: geminiCliSniff,
     parse(text, options: ParseOptions = {}) {
       return parseSession(text, options);
     },

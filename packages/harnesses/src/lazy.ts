@@ -1,4 +1,4 @@
-// Each harness that keeps a store, loaded on its own: `import()` of that one
+// Each harness (and each that keeps a store), loaded on its own: `import()` of that one
 // package, so a program that needs one harness (the CLI's search after one
 // store changed) compiles that harness's code and not every codec's. The
 // registry (index.ts) stays the one list; lazy.test.ts holds every loader
@@ -23,6 +23,24 @@ export const storeHarnessLoaders: Record<
   gemini_cli: async () => (await import("@txcript/gemini-cli")).geminiCliHarness,
   kimi_cli: async () => (await import("@txcript/kimi-cli")).kimiCliHarness,
 };
+
+/**
+ * Every harness of the default registry, by id, imported when first asked
+ * for: the CLI imports the one its input's sniff (sniffs.ts) or a name
+ * picked, and compiles no other harness's code.
+ */
+export const harnessLoaders: Record<string, () => Promise<AnyHarness>> = {
+  common: async () => (await import("@txcript/core")).commonHarness,
+  ...storeHarnessLoaders,
+  stream_json: async () => (await import("@txcript/stream-json")).streamJsonHarness,
+};
+
+/** A harness of the default registry by its id (undefined for an id it does not have). */
+export function loadHarness(id: string): Promise<AnyHarness> | undefined {
+  return Object.hasOwn(harnessLoaders, id)
+    ? (harnessLoaders[id] as () => Promise<AnyHarness>)()
+    : undefined;
+}
 
 /** The harness of a store by its id (undefined for one that keeps no store here). */
 export function loadStoreHarness(id: string): Promise<AnyHarness> | undefined {

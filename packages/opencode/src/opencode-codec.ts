@@ -11,24 +11,18 @@ import type { Codec, ConversionOptions } from "@txcript/core";
 import { commonToOpencode, type OpencodeWriteOptions } from "./common-to-opencode.js";
 import { opencodeLosses } from "./opencode-losses.js";
 import {
-  looksLikeOpencodeExport,
   type OpencodeSession,
   parseOpencodeExport,
   serializeOpencodeExport,
 } from "./opencode-schema.js";
+import { opencodeSniff } from "./opencode-sniff.js";
 import { opencodeToCommon } from "./opencode-to-common.js";
 
 export const opencodeCodec: Codec<OpencodeSession, ConversionOptions, OpencodeWriteOptions> = {
   id: "opencode",
   displayName: "OpenCode session",
   losses: opencodeLosses,
-  detect(text) {
-    try {
-      return looksLikeOpencodeExport(text);
-    } catch {
-      return false;
-    }
-  },
+  detect: opencodeSniff,
   parse: parseOpencodeExport,
   serialize: serializeOpencodeExport,
   toCommon: opencodeToCommon,

@@ -147,11 +147,7 @@ export function serializeOpencodeExport(session: OpencodeSession): string {
   return source !== undefined && text === source.rendered ? source.text : text;
 }
 
-/** The cheap sniff: a JSON object opening with `"info"` whose session id starts with `ses`. */
-export function looksLikeOpencodeExport(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return /^\s*\{\s*"info"\s*:\s*\{/.test(head) && /"id"\s*:\s*"ses/.test(head);
-}
+export { looksLikeOpencodeExport } from "./opencode-sniff.js";
 
 /** A string field of a native object, or undefined. */
 export function stringField(object: JsonObject, key: string): string | undefined {

@@ -6,29 +6,15 @@
 import type { Codec, ParseOptions } from "@txcript/core";
 import { commonToPi, type PiWriteOptions } from "./common-to-pi.js";
 import { piLosses } from "./pi-losses.js";
-import { harness, isHeader, type PiSession, parseSession, serializeSession } from "./pi-schema.js";
+import { harness, type PiSession, parseSession, serializeSession } from "./pi-schema.js";
+import { piSniff } from "./pi-sniff.js";
 import { type PiReadOptions, piToCommon } from "./pi-to-common.js";
 
 export const piCodec: Codec<PiSession, PiReadOptions, PiWriteOptions> = {
   id: harness,
   displayName: "pi session",
   losses: piLosses,
-  detect(text) {
-    // pi's own test: the first line is {type: "session", id: string}.
-    const end = text.indexOf("\n");
-    const first = text.slice(0, end === -1 ? Math.min(text.length, 65_536) : Math.min(end, 65_536));
-    try {
-      const value: unknown = JSON.parse(first);
-      return (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        isHeader(value as never)
-      );
-    } catch {
-      return false;
-    }
-  },
+  detect: piSniff,
   parse(text, options: ParseOptions = {}) {
     return parseSession(text, options);
   },

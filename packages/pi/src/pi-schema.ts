@@ -49,14 +49,7 @@ export function countAt(object: JsonObject, key: string): number | undefined {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** The header pi requires on line 1: `{type: "session", id: string}`. */
-export function isHeader(value: JsonObject | undefined): value is JsonObject {
-  return (
-    value !== undefined &&
-    ownValue(value, "type") === "session" &&
-    typeof ownValue(value, "id") === "string"
-  );
-}
+export { isHeader } from "./pi-sniff.js";
 
 /** The header's format version: a missing version is v1 (pi's own rule). */
 export function versionOf(header: JsonObject | undefined): number {

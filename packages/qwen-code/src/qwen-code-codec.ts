@@ -6,30 +6,18 @@ import { commonToQwenCode, type QwenCodeWriteOptions } from "./common-to-qwen-co
 import { qwenCodeLosses } from "./qwen-code-losses.js";
 import {
   harness,
-  looksLikeRecord,
   parseSession,
   type QwenCodeSession,
   serializeSession,
 } from "./qwen-code-schema.js";
+import { qwenCodeSniff } from "./qwen-code-sniff.js";
 import { type QwenCodeReadOptions, qwenCodeToCommon } from "./qwen-code-to-common.js";
 
 export const qwenCodeCodec: Codec<QwenCodeSession, QwenCodeReadOptions, QwenCodeWriteOptions> = {
   id: harness,
   displayName: "Qwen Code chat recording",
   losses: qwenCodeLosses,
-  detect(text) {
-    // The first line is a record with Qwen Code's identity fields and, when it carries a message, Gemini-style parts.
-    const end = text.indexOf("\n");
-    const first = text.slice(
-      0,
-      end === -1 ? Math.min(text.length, 1_048_576) : Math.min(end, 1_048_576),
-    );
-    try {
-      return looksLikeRecord(JSON.parse(first));
-    } catch {
-      return false;
-    }
-  },
+  detect: qwenCodeSniff,
   parse(text, options: ParseOptions = {}) {
     return parseSession(text, options);
   },

@@ -10,13 +10,12 @@ import {
   serializeCapture,
 } from "./stream-json-lines.js";
 import { streamJsonLoss, streamJsonLosses } from "./stream-json-losses.js";
+import { streamJsonSniff } from "./stream-json-sniff.js";
 import {
   finalTranscript,
   StreamJsonAccumulator,
   type StreamJsonReadOptions,
 } from "./stream-json-to-common.js";
-
-const firstLine = /^\s*\{\s*"type"\s*:\s*"(?:system|user|assistant|result|stream_event)"/;
 
 export const streamJsonCodec: Codec<
   StreamJsonCapture,
@@ -26,13 +25,7 @@ export const streamJsonCodec: Codec<
   id: "stream_json",
   displayName: "stream-json capture (Amp, Claude Code)",
   losses: streamJsonLosses,
-  detect(text) {
-    const start = text.search(/\S/);
-    if (start === -1) return false;
-    const end = text.indexOf("\n", start);
-    const line = text.slice(start, end === -1 ? undefined : end);
-    return firstLine.test(line) && line.includes('"session_id"');
-  },
+  detect: streamJsonSniff,
   parse: parseCapture,
   serialize: serializeCapture,
   toCommon(capture, options = {}) {

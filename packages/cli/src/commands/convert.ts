@@ -6,7 +6,14 @@ import * as path from "node:path";
 import { makeDirectory, makeDirectoryInside, TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
 import type { ConversionSource } from "../convert-pipeline.js";
-import { detectHarness, findHarness, type Harness, harnessList } from "../harnesses.js";
+import {
+  detectHarness,
+  findHarness,
+  type Harness,
+  harnessList,
+  harnessNamed,
+  loadRegistry,
+} from "../harnesses.js";
 import { locateInput, readLocated } from "../input.js";
 import { type Io, write } from "../io.js";
 import { maxInputBytes, readLimitedFile } from "../limits.js";
@@ -33,7 +40,7 @@ function dialectOption(values: Values, to: Harness): string | undefined {
 }
 
 export async function convertCommand(io: Io, { values, positionals }: Parsed): Promise<number> {
-  const to = findHarness(requireOption(values, "to", "convert"));
+  const to = await harnessNamed(requireOption(values, "to", "convert"));
   const dialect = dialectOption(values, to);
   const ref = positionals[0] as string;
   const from = stringOption(values, "from");
@@ -153,6 +160,8 @@ async function convertDirectory(
   },
 ): Promise<number> {
   const { settings } = options;
+  // Any file may be any harness's, and side files are asked of every harness: load them all.
+  await loadRegistry();
   const root = path.resolve(io.cwd, directory);
   const outRoot = path.resolve(io.cwd, out);
   const files = await sessionFiles(root, outRoot);

@@ -4,13 +4,15 @@
 import * as path from "node:path";
 import { type Discovered, type SkippedFile, TxcriptError } from "@txcript/core";
 import { integerOption, type Parsed, stringOption } from "../args.js";
-import { findHarness, harnessList, stores } from "../harnesses.js";
+import { type Harness, harnessList, harnessNamed, loadRegistry, stores } from "../harnesses.js";
 import { type Io, write } from "../io.js";
 import { terminalSafe, terminalSafeJson } from "../terminal-text.js";
 
 export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
   const from = stringOption(values, "from");
-  const only = from === undefined ? undefined : findHarness(from);
+  // --from H reads H's store alone, and loads H alone; else every store is read.
+  const only = from === undefined ? undefined : await harnessNamed(from);
+  if (only === undefined || !only.store) await loadRegistry();
   if (only && !only.store) {
     throw new TxcriptError("USAGE", `${only.id} keeps no sessions on disk`, {
       hint: `list reads the stores of ${harnessList()
@@ -24,7 +26,7 @@ export async function listCommand(io: Io, { values }: Parsed): Promise<number> {
   const cwd = cwdOption === undefined ? undefined : path.resolve(io.cwd, cwdOption);
   const sessions: Discovered[] = [];
   const skipped: SkippedFile[] = [];
-  for (const { harness, store } of stores(io.env)) {
+  for (const { harness, store } of only === undefined ? stores(io.env) : storeOf(only, io.env)) {
     if (only && harness !== only) continue;
     for await (const session of store.discover((file) => skipped.push(file))) {
       if (cwd !== undefined && (session.cwd === undefined || path.resolve(session.cwd) !== cwd))
@@ -83,4 +85,16 @@ function formatTable(sessions: Discovered[]): string {
         .trimEnd(),
     )
     .join("\n")}\n`;
+}
+
+/** One harness's store, as `stores` gives it. */
+function storeOf(harness: Harness, environment: Io["env"]): ReturnType<typeof stores> {
+  return harness.store === undefined
+    ? []
+    : [
+        {
+          harness,
+          store: harness.store(environment) as ReturnType<typeof stores>[number]["store"],
+        },
+      ];
 }

@@ -6,11 +6,10 @@
 import { Readable } from "node:stream";
 import { TxcriptError, toText } from "@txcript/core";
 import { type Parsed, stringOption } from "../args.js";
-import { findHarness } from "../harnesses.js";
+import { harnessNamed, recognizes } from "../harnesses.js";
 import { readInput, readTranscript } from "../input.js";
 import { type Io, useColor } from "../io.js";
 import { maxInputBytes, readAllLimited, tooLarge } from "../limits.js";
-import { liveView, readFirstLine } from "../live-view.js";
 import { reportSettings } from "../losses.js";
 import { writeOutput } from "../output.js";
 import { resolveRange, splitRange } from "../range.js";
@@ -28,7 +27,9 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
     values.redact === true ||
     stringOption(values, "redact-report") !== undefined;
   if (ref === "-" && range === undefined && !whole) {
-    const forced = from === undefined ? undefined : findHarness(from);
+    // The live view reads stream-json (and Amp's tool dialect): loaded for a pipe only.
+    const { liveView, readFirstLine } = await import("../live-view.js");
+    const forced = from === undefined ? undefined : await harnessNamed(from);
     // A first line past the limit could not be parsed whole, live or not.
     const limit = maxInputBytes(io.env);
     const head = await readFirstLine(io.stdin, limit);
@@ -39,7 +40,7 @@ export async function viewCommand(io: Io, { values, positionals }: Parsed): Prom
     }
     const live = forced
       ? forced.id === "stream_json"
-      : findHarness("stream_json").codec.detect(head.toString("utf8"));
+      : recognizes("stream_json", head.toString("utf8"));
     if (live) {
       try {
         await liveView(io, head, color);

@@ -1,0 +1,155 @@
+// Start-up loads only what a command touches (issue 34): `view` and
+// `convert` of one file sniff it with the light sniffs and import the one
+// harness that matched (and the target's, to convert); `--version` loads
+// nothing but the bin's entry. A module-resolve hook records every file the
+// process loads; the esbuild `// <source>` markers in those chunks say
+// which harness packages they hold. No figure here is a time.
+import { promises as fs, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { bin, fixturesRoot, type Home, type RunResult, txcript, useHome } from "./e2e.js";
+
+let home: Home;
+useHome((made) => {
+  home = made;
+});
+
+const harnessPackages = [
+  "amp",
+  "claude-code",
+  "codex",
+  "copilot-cli",
+  "crush",
+  "cursor-cli",
+  "gemini-cli",
+  "kimi-cli",
+  "opencode",
+  "pi",
+  "qwen-code",
+  "stream-json",
+];
+
+const ampThread = path.join(fixturesRoot, "amp", "read-gaps-thread.json");
+const claudeSession = path.join(fixturesRoot, "claude-code", "custom-title.jsonl");
+
+/** Run the bin with a resolve hook; the files it loaded, and the source files those hold. */
+async function loading(
+  args: string[],
+): Promise<{ result: RunResult; files: string[]; sources: string[] }> {
+  const log = path.join(home.root, "loaded.txt");
+  const hooks = path.join(home.root, "hooks.mjs");
+  const register = path.join(home.root, "register.mjs");
+  await fs.writeFile(
+    hooks,
+    `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");
+  return resolved;
+}
+`,
+  );
+  await fs.writeFile(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  await fs.rm(log, { force: true });
+  const result = await txcript(home, args, {
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
+  });
+  const files = [
+    ...new Set(
+      (await fs.readFile(log, "utf8").catch(() => ""))
+        .split("\n")
+        .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
+        .map((url) => fileURLToPath(url)),
+    ),
+  ];
+  const sources = files.flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
+      (match) => match[1] as string,
+    ),
+  );
+  return { result, files, sources };
+}
+
+/** The harness packages any module of which was loaded, but for its light `-sniff` and `-store-root`. */
+function harnessesLoaded(sources: readonly string[]): string[] {
+  return harnessPackages.filter((name) =>
+    sources.some(
+      (file) =>
+        file.startsWith(`../${name}/`) &&
+        !file.endsWith("-sniff.ts") &&
+        !file.endsWith("-store-root.ts"),
+    ),
+  );
+}
+
+describe("start-up loads only the harnesses a command touches", () => {
+  it("view of an Amp thread loads Amp alone, and every harness's sniff", async () => {
+    const { result, sources } = await loading(["view", ampThread]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Shapes the reader used to drop silently");
+    expect(harnessesLoaded(sources)).toEqual(["amp"]);
+    // The sniffs are loaded (detection ran through them), and no registry.
+    expect(new Set(sources.filter((file) => file.endsWith("-sniff.ts"))).size).toBe(13);
+    expect(sources).not.toContain("../harnesses/src/index.ts");
+  });
+
+  it("view of a Claude Code session loads Claude Code and not Amp (the control)", async () => {
+    const { result, sources } = await loading(["view", claudeSession]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(harnessesLoaded(sources)).toEqual(["claude-code"]);
+  });
+
+  it("convert loads the input's harness and the target's, --from and --to by alias", async () => {
+    const { result, sources } = await loading(["convert", ampThread, "--to", "cc"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(harnessesLoaded(sources)).toEqual(["amp", "claude-code"]);
+    const forced = await loading(["convert", claudeSession, "--from", "claude", "--to", "codex"]);
+    expect(forced.result.code, forced.result.stderr).toBe(0);
+    expect(harnessesLoaded(forced.sources)).toEqual(["claude-code", "codex"]);
+  });
+
+  it("a stored session's id, which every store is searched for, loads them all (control: the hook sees a full load)", async () => {
+    const id = "T-0199bbbb-cccc-7ddd-8eee-ffff00000013";
+    await fs.copyFile(ampThread, path.join(home.ampThreads, `${id}.json`));
+    const { result, sources } = await loading(["view", id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(harnessesLoaded(sources)).toEqual(harnessPackages);
+    expect(sources).toContain("../harnesses/src/index.ts");
+  });
+
+  it("an input no sniff knows gets the registry's own error, with every harness named", async () => {
+    const file = path.join(home.root, "unknown.json");
+    await fs.writeFile(file, '{"hello": "world"}\n');
+    const { result } = await loading(["view", file]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("cannot tell which harness wrote this input");
+    expect(result.stderr).toContain("claude_code");
+  });
+
+  it("--help and a command's help load no harness (control: list loads every store's)", async () => {
+    for (const args of [["--help"], ["view", "--help"], ["help", "convert"]]) {
+      const { result, sources } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("Usage: txcript");
+      expect(harnessesLoaded(sources)).toEqual([]);
+      expect(sources).not.toContain("../harnesses/src/index.ts");
+    }
+    // The main help still lists every harness, with its aliases and resume command.
+    const help = (await loading(["--help"])).result.stdout;
+    expect(help).toContain("claude_code");
+    expect(help).toContain("TXCRIPT_CODEX_RESUME_CMD");
+    const list = await loading(["list"]);
+    expect(list.result.code, list.result.stderr).toBe(0);
+    expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
+  });
+
+  it("--version loads the bin's entry alone", async () => {
+    const { result, files } = await loading(["--version"]);
+    expect(result.code).toBe(0);
+    expect(files).toEqual([bin]);
+  });
+});
