@@ -95,6 +95,7 @@ describe("public exports", () => {
         "readTail",
         "readTextFile",
         "readTimestamp",
+        "recordedPromptTokens",
         "refuseCopyElsewhere",
         "regularFiles",
         "removeStaleTemporaries",
