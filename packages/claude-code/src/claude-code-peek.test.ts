@@ -40,16 +40,27 @@ function reference(texts: readonly string[]): Peek {
       if (typeof own("leafUuid") === "string")
         summaries.push({ summary: own("summary") as string, leaf: own("leafUuid") as string });
     const message = own("message") as { content?: unknown } | null | undefined;
+    const content = message?.content;
+    // A prompt: string content, or the first text of a list without a tool result.
+    const blocks = Array.isArray(content)
+      ? content.filter((block) => typeof block === "object" && block !== null)
+      : [];
+    const text =
+      typeof content === "string"
+        ? content
+        : blocks.some((block) => block.type === "tool_result")
+          ? undefined
+          : blocks.find((block) => block.type === "text" && typeof block.text === "string")?.text;
     if (
       result.prompt === undefined &&
       type === "user" &&
       own("isMeta") !== true &&
       typeof message === "object" &&
       message !== null &&
-      typeof message.content === "string" &&
-      !message.content.startsWith("<")
+      typeof text === "string" &&
+      !text.startsWith("<")
     ) {
-      const flat = message.content.replace(/\s+/g, " ").trim();
+      const flat = text.replace(/\s+/g, " ").trim();
       result.prompt = flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
     }
   }
@@ -82,6 +93,18 @@ function escaped(text: string, every: number): string {
 
 const ids = fc.constantFrom("u1", "u2", "u3", "u4");
 const words = fc.constantFrom("fix the parser", "<command>x</command>", "user title", "", "a\nb");
+const contents = fc.oneof(
+  words,
+  fc.array(
+    fc.oneof(
+      fc.record({ type: fc.constant("text"), text: words }),
+      fc.record({ type: fc.constant("image"), source: fc.constant({ type: "base64" }) }),
+      fc.record({ type: fc.constant("tool_result"), tool_use_id: ids, content: words }),
+      fc.constant(null),
+    ),
+    { maxLength: 3 },
+  ),
+);
 const line = fc.oneof(
   fc.record({
     type: fc.constant("user"),
@@ -90,7 +113,7 @@ const line = fc.oneof(
     sessionId: fc.constantFrom("s1", "s2"),
     cwd: fc.constantFrom("/w/a", "/w/b"),
     isMeta: fc.boolean(),
-    message: fc.record({ role: fc.constant("user"), content: words }),
+    message: fc.record({ role: fc.constant("user"), content: contents }),
   }),
   fc.record({
     type: fc.constant("assistant"),

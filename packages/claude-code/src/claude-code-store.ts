@@ -74,6 +74,26 @@ function objectLine(line: string): Record<string, unknown> | undefined {
 }
 
 /**
+ * The text a user line's content gives as a prompt: a string, or the first
+ * text block of a list that holds no tool result (Claude Code 2.1.332's
+ * session picker takes its first prompt the same way; a list of results
+ * is not a prompt).
+ */
+function promptText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  let text: string | undefined;
+  for (const block of content) {
+    if (typeof block !== "object" || block === null) continue;
+    const { type } = block as { type?: unknown };
+    if (type === "tool_result") return undefined;
+    const value = (block as { text?: unknown }).text;
+    if (text === undefined && type === "text" && typeof value === "string") text = value;
+  }
+  return text;
+}
+
+/**
  * What the head and tail of a session file say, read leniently (cut lines
  * are skipped). Only a line that can still add something is parsed, which
  * keeps a listing's cost per session flat with its size (bench
@@ -125,11 +145,10 @@ export function peekClaudeCodeSession(texts: readonly string[]): Peek {
       type === "user" &&
       own("isMeta") !== true &&
       typeof message === "object" &&
-      message !== null &&
-      typeof (message as { content?: unknown }).content === "string"
+      message !== null
     ) {
-      const content = (message as { content: string }).content;
-      if (!content.startsWith("<")) result.prompt = oneLine(content);
+      const content = promptText((message as { content?: unknown }).content);
+      if (content !== undefined && !content.startsWith("<")) result.prompt = oneLine(content);
     }
   }
   let summary: string | undefined;
