@@ -11,9 +11,13 @@ import { defaultRegistry, harnessDirectory } from "@txcript/harnesses";
 import { type IndexSource, SearchIndex, sessionTexts } from "@txcript/search";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { loadRegistry } from "../src/harnesses.js";
 import type { Io } from "../src/io.js";
 import { indexSources } from "../src/search-index.js";
 import { fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
+
+// indexSources reads the CLI's registry, which a command loads first (harnesses.ts).
+await loadRegistry();
 
 let home: Home;
 useHome((made) => {

@@ -7,9 +7,13 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { defaultRegistry } from "@txcript/harnesses";
 import { describe, expect, it } from "vitest";
+import { loadRegistry } from "../src/harnesses.js";
 import type { Io } from "../src/io.js";
 import { indexSources } from "../src/search-index.js";
 import { fixturesRoot, type Home, useHome } from "./e2e.js";
+
+// indexSources reads the CLI's registry, which a command loads first (harnesses.ts).
+await loadRegistry();
 
 let home: Home;
 useHome((made) => {
