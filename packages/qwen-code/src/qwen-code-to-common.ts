@@ -14,6 +14,7 @@ import {
   type Message,
   numberAt,
   objectAt,
+  readTimestamp,
   stringAt,
   type Transcript,
   type Usage,
@@ -34,8 +35,9 @@ const epoch = "1970-01-01T00:00:00.000Z";
 /** The meta of a file with no record: nothing names the session. */
 export const emptySessionMeta = { id: "qwen-code-empty", timestamp: epoch } as const;
 
+/** A record's time as a Common timestamp (core's one reader of harness times), or undefined. */
 function validTimestamp(value: string | undefined): string | undefined {
-  return value !== undefined && Number.isFinite(Date.parse(value)) ? value : undefined;
+  return value === undefined ? undefined : readTimestamp(value);
 }
 
 /** The active chain: records from the root to the last conversation record, fragments merged. */
