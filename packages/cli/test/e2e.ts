@@ -3,10 +3,10 @@
 // and CLAUDE_CONFIG_DIR pointing inside it. Build first:
 // `pnpm --filter @txcript/cli build` (the root `pnpm test` does).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, promises as fs } from "node:fs";
+import { existsSync, promises as fs, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach } from "vitest";
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -159,4 +159,52 @@ export async function listFiles(directory: string): Promise<string[]> {
   };
   await walk(directory);
   return found.sort();
+}
+
+/**
+ * Run the bin with a module hook (Node's `module.register`) that logs every
+ * module it resolves: the result, the bundle files it loaded, and the source
+ * files those hold (esbuild's `// file` markers), so a test can tell which
+ * packages a command loaded.
+ */
+export async function runWithLoadLog(
+  home: Home,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ result: RunResult; files: string[]; sources: string[] }> {
+  const log = path.join(home.root, "loaded.txt");
+  const hooks = path.join(home.root, "hooks.mjs");
+  const register = path.join(home.root, "register.mjs");
+  await fs.writeFile(
+    hooks,
+    `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");
+  return resolved;
+}
+`,
+  );
+  await fs.writeFile(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  await fs.rm(log, { force: true });
+  const result = await txcript(home, args, {
+    env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
+  });
+  const files = [
+    ...new Set(
+      (await fs.readFile(log, "utf8").catch(() => ""))
+        .split("\n")
+        .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
+        .map((url) => fileURLToPath(url)),
+    ),
+  ];
+  const sources = files.flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
+      (match) => match[1] as string,
+    ),
+  );
+  return { result, files, sources };
 }

@@ -6,9 +6,8 @@
 // the full command.
 import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bin, fixturesRoot, type Home, txcript, useHome } from "./e2e.js";
+import { bin, fixturesRoot, type Home, runWithLoadLog, txcript, useHome } from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -151,49 +150,9 @@ describe("txcript search's fast path", () => {
   });
 });
 
-/**
- * Run the bin with a module hook (Node's `module.register`) that lists every module it loads, and
- * give the source files (esbuild's `// file` markers) of the chunks among them.
- */
-async function withLoadedSources(
-  home: Home,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ result: Awaited<ReturnType<typeof txcript>>; sources: string[] }> {
-  const log = path.join(home.root, "loaded.txt");
-  const hooks = path.join(home.root, "hooks.mjs");
-  const register = path.join(home.root, "register.mjs");
-  await fs.writeFile(
-    hooks,
-    `import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");
-  return resolved;
-}
-`,
-  );
-  await fs.writeFile(
-    register,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  await fs.rm(log, { force: true });
-  const result = await txcript(home, args, {
-    env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
-  });
-  const loaded = new Set(
-    (await fs.readFile(log, "utf8"))
-      .split("\n")
-      .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
-      .map((url) => fileURLToPath(url)),
-  );
-  const sources = [...loaded].flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
-      (match) => match[1] as string,
-    ),
-  );
-  return { result, sources };
-}
+/** Run the bin with a module hook that lists every module it loads: the source files of those (e2e.ts). */
+const withLoadedSources = (home: Home, args: string[], env: Record<string, string>) =>
+  runWithLoadLog(home, args, env);
 
 /**
  * Whether a harness package was loaded: any module of it but its `./store-root` (where its store

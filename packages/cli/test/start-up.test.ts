@@ -4,11 +4,10 @@
 // nothing but the bin's entry. A module-resolve hook records every file the
 // process loads; the esbuild `// <source>` markers in those chunks say
 // which harness packages they hold. No figure here is a time.
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bin, fixturesRoot, type Home, type RunResult, txcript, useHome } from "./e2e.js";
+import { bin, fixturesRoot, type Home, runWithLoadLog, useHome } from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -34,45 +33,7 @@ const ampThread = path.join(fixturesRoot, "amp", "read-gaps-thread.json");
 const claudeSession = path.join(fixturesRoot, "claude-code", "custom-title.jsonl");
 
 /** Run the bin with a resolve hook; the files it loaded, and the source files those hold. */
-async function loading(
-  args: string[],
-): Promise<{ result: RunResult; files: string[]; sources: string[] }> {
-  const log = path.join(home.root, "loaded.txt");
-  const hooks = path.join(home.root, "hooks.mjs");
-  const register = path.join(home.root, "register.mjs");
-  await fs.writeFile(
-    hooks,
-    `import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");
-  return resolved;
-}
-`,
-  );
-  await fs.writeFile(
-    register,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  await fs.rm(log, { force: true });
-  const result = await txcript(home, args, {
-    env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
-  });
-  const files = [
-    ...new Set(
-      (await fs.readFile(log, "utf8").catch(() => ""))
-        .split("\n")
-        .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
-        .map((url) => fileURLToPath(url)),
-    ),
-  ];
-  const sources = files.flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
-      (match) => match[1] as string,
-    ),
-  );
-  return { result, files, sources };
-}
+const loading = (args: string[]) => runWithLoadLog(home, args);
 
 /** The harness packages any module of which was loaded, but for its light `-sniff` and `-store-root`. */
 function harnessesLoaded(sources: readonly string[]): string[] {
