@@ -27,6 +27,7 @@ import {
 import { claudeCodeCodec } from "./claude-code-codec.js";
 import { defaultClaudeProjectsRoot, mungeClaudeProjectDir } from "./claude-code-paths.js";
 import { type ClaudeCodeSession, harness } from "./claude-code-schema.js";
+import { isClaudeCodeLine } from "./claude-code-sniff.js";
 import {
   deleteSubagentFiles,
   loadClaudeCodeFile,
@@ -124,7 +125,7 @@ export function peekClaudeCodeSession(texts: readonly string[]): Peek {
     const value = objectLine(line);
     if (value === undefined) continue;
     const own = (key: string) => (Object.hasOwn(value, key) ? value[key] : undefined);
-    if (!result.recognized && claudeCodeCodec.detect(line)) result.recognized = true;
+    if (!result.recognized && isClaudeCodeLine(value)) result.recognized = true;
     const type = own("type");
     if (result.sessionId === undefined && typeof own("sessionId") === "string")
       result.sessionId = own("sessionId") as string;
