@@ -56,6 +56,22 @@ const englishZodLocale = {
   },
 };
 
+// What the bin and the help-list probe are built with alike.
+const shared = {
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  conditions: ["@txcript/source"],
+  // A native addon: installed with the bin (a dependency), never bundled.
+  external: ["better-sqlite3"],
+  // Bundled CommonJS dependencies (secretlint's) call require() for Node's
+  // built-ins: give every chunk one.
+  banner: {
+    js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
+  },
+};
+
 // The help's list of harnesses (help.ts helpHarnesses), from the built
 // registry through help.ts's own describeHarness, so `txcript --help`
 // loads no harness; test/docs.test.ts holds the help to docs/cli.md.
@@ -68,16 +84,8 @@ async function helpHarnesses() {
       resolveDir: fileURLToPath(new URL(".", import.meta.url)),
       loader: "ts",
     },
-    bundle: true,
+    ...shared,
     write: false,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    conditions: ["@txcript/source"],
-    external: ["better-sqlite3"],
-    banner: {
-      js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
-    },
     define: { TXCRIPT_HELP_HARNESSES: "undefined" },
     logLevel: "warning",
   });
@@ -96,19 +104,8 @@ await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { txcript: "src/bin.ts" },
   outdir: "dist",
-  bundle: true,
+  ...shared,
   splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  conditions: ["@txcript/source"],
-  // A native addon: installed with the bin (a dependency), never bundled.
-  external: ["better-sqlite3"],
-  // Bundled CommonJS dependencies (secretlint's) call require() for Node's
-  // built-ins: give every chunk one.
-  banner: {
-    js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
-  },
   define: {
     TXCRIPT_VERSION: JSON.stringify(version),
     TXCRIPT_HELP_HARNESSES: JSON.stringify(JSON.stringify(helpList)),
