@@ -16,15 +16,20 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
 } else {
   // A closed pipe surfaces through the pending write; keep it from crashing here.
   process.stdout.on("error", () => undefined);
-  // `search` is answered by a running search keeper when there is one (search-client.ts),
+  // `search` is answered by a running search keeper when one is asked for (search-client.ts;
+  // off unless TXCRIPT_SEARCH_KEEPER=1, and only then is its socket code, node:net, loaded),
   // else with nothing changed without the registry (search-fast.ts).
-  const client = args[0] === "search" ? await import("./search-client.js") : undefined;
+  const search = args[0] === "search";
+  const mode = search
+    ? (await import("./search-keeper-address.js")).keeperMode(process.env)
+    : "off";
+  const client = mode === "off" ? undefined : await import("./search-client.js");
   let code =
     client === undefined
       ? undefined
       : await client.askKeeper(args.slice(1), process.env, TXCRIPT_VERSION, process);
-  if (code === undefined && client?.keeperMode(process.env) === "only") code = 125;
-  if (code === undefined && client !== undefined)
+  if (code === undefined && mode === "only") code = 125;
+  if (code === undefined && search)
     code = await Promise.all([import("./search-fast.js"), import("./io.js")]).then(
       ([{ fastSearch }, { processIo }]) => fastSearch(args.slice(1), processIo()),
     );

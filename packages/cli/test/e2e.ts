@@ -171,7 +171,7 @@ export async function runWithLoadLog(
   home: Home,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ result: RunResult; files: string[]; sources: string[] }> {
+): Promise<{ result: RunResult; files: string[]; sources: string[]; builtins: string[] }> {
   const log = path.join(home.root, "loaded.txt");
   const hooks = path.join(home.root, "hooks.mjs");
   const register = path.join(home.root, "register.mjs");
@@ -193,10 +193,11 @@ export async function resolve(specifier, context, next) {
   const result = await txcript(home, args, {
     env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
   });
+  const urls = (await fs.readFile(log, "utf8").catch(() => "")).split("\n");
+  const builtins = [...new Set(urls.filter((url) => url.startsWith("node:")))].sort();
   const files = [
     ...new Set(
-      (await fs.readFile(log, "utf8").catch(() => ""))
-        .split("\n")
+      urls
         .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
         .map((url) => fileURLToPath(url)),
     ),
@@ -206,5 +207,5 @@ export async function resolve(specifier, context, next) {
       (match) => match[1] as string,
     ),
   );
-  return { result, files, sources };
+  return { result, files, sources, builtins };
 }

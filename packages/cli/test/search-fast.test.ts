@@ -129,6 +129,23 @@ describe("txcript search's fast path", () => {
     expect(await loaded()).toEqual(["codex"]);
   });
 
+  it("loads no keeper socket code when no keeper is asked for (control: TXCRIPT_SEARCH_KEEPER=only does)", async () => {
+    await stock();
+    const plain = await withLoadedSources(home, ["search", "exclusive"], only.env);
+    expect(plain.result.code, plain.result.stderr).toBe(0);
+    expect(plain.result.stdout).toContain(thread);
+    expect(plain.builtins).not.toContain("node:net");
+    expect(plain.sources).not.toContain("src/search-client.ts");
+    // Control: asking for a keeper loads the client and its socket (none runs: 125, not answered).
+    const kept = await withLoadedSources(home, ["search", "exclusive"], {
+      ...only.env,
+      TXCRIPT_SEARCH_KEEPER: "only",
+    });
+    expect(kept.result.code).toBe(125);
+    expect(kept.builtins).toContain("node:net");
+    expect(kept.sources).toContain("src/search-client.ts");
+  });
+
   it("leaves options it does not take, and a moved store, to the full path", async () => {
     await stock();
     for (const args of [
