@@ -1,10 +1,12 @@
-// Amp as a harness: thread documents, the local threads store, and why
-// `continue` into Amp is refused.
+// Amp as a harness: thread documents, the local threads store, a writer that
+// streams message by message (amp-stream-write.ts), and why `continue` into
+// Amp is refused.
 import type { HarnessDefinition } from "@txcript/core";
 import { ampCodec } from "./amp-codec.js";
 import { ampProject } from "./amp-project.js";
 import type { AmpThread } from "./amp-schema.js";
 import { AmpStore } from "./amp-store.js";
+import { ampWriteStream } from "./amp-stream-write.js";
 
 export const ampHarness: HarnessDefinition<AmpThread> = {
   id: "amp",
@@ -13,6 +15,7 @@ export const ampHarness: HarnessDefinition<AmpThread> = {
   codec: ampCodec,
   extension: ".json",
   project: ampProject,
+  writeStream: ampWriteStream,
   environment: [
     ["AMP_THREADS_DIR", "the Amp threads directory (default $XDG_DATA_HOME/amp/threads)"],
     ["XDG_DATA_HOME", "base of the default Amp threads directory (default ~/.local/share)"],

@@ -9,6 +9,7 @@ import {
   type ConversionOptions,
   type Json,
   type Message,
+  type Meta,
   stringifyJson,
   type Transcript,
   warn,
@@ -150,8 +151,8 @@ function writeBlock(
   }
 }
 
-function environment(transcript: Transcript, options: AmpWriteOptions | undefined): Json {
-  const { cwd, gitBranch, cliVersion } = transcript.meta;
+function environment(meta: Meta, options: AmpWriteOptions | undefined): Json {
+  const { cwd, gitBranch, cliVersion } = meta;
   const initial: Record<string, Json> = {};
   if (cwd !== undefined || gitBranch !== undefined) {
     const tree: Record<string, Json> = {};
@@ -178,37 +179,62 @@ function messagePath(index: number): string {
   return `$.messages[${index}]`;
 }
 
-/** Common transcript → Amp thread (a local-first CLI file: no final newline). */
-export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): AmpThread {
-  const { meta } = transcript;
+/** What the thread's keys before `messages` need to know of the messages: read ahead. */
+export interface AmpLookahead {
+  /** The first assistant turn's model (Meta.model is compared with it). */
+  firstModel: string | undefined;
+  /** How many messages there are (`nextMessageId`). */
+  messages: number;
+  /** How many subagents there are (none are written). */
+  subagents: number;
+}
+
+/** The thread's id, with the write's first warnings (the id, Meta.model, subagents), as the whole write gives them. */
+export function startAmpThread(
+  meta: Meta,
+  ahead: AmpLookahead,
+  options: AmpWriteOptions | undefined,
+): string {
   const id = ampThreadId(meta.id);
   if (id !== meta.id) warn(options, losses.threadId, `the session id became ${id}`, "$.meta.id");
-  const firstModel = transcript.messages.find(
-    (message) => message.role === "assistant" && message.model !== undefined,
-  )?.model;
-  if (meta.model !== firstModel)
+  if (meta.model !== ahead.firstModel)
     warn(
       options,
       losses.metaModel,
       "Meta.model is not the first assistant turn's model",
       "$.meta.model",
     );
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
+  if (ahead.subagents > 0)
     warn(
       options,
       losses.subagents,
       "subagent conversations were not written",
       "$.subagents",
-      transcript.subagents.length,
+      ahead.subagents,
     );
+  return id;
+}
 
-  const messages: AmpMessage[] = [];
-  const events: AmpLedgerEvent[] = [];
-  let lastPrompt = 0;
-  let clock = meta.timestamp;
-  const source = transcript.messages;
-  for (let index = 0; index < source.length; index += 1) {
-    const message = source[index] as Message;
+/**
+ * The messages of a thread, one at a time, in order (`write(message)` returns its Amp form);
+ * the usage ledger's events gather as they go.
+ */
+export class AmpMessageWriter {
+  readonly events: AmpLedgerEvent[] = [];
+  #index = 0;
+  #lastPrompt = 0;
+  #clock: string;
+  readonly #options: AmpWriteOptions | undefined;
+
+  constructor(meta: Meta, options: AmpWriteOptions | undefined) {
+    this.#clock = meta.timestamp;
+    this.#options = options;
+  }
+
+  write(message: Message): AmpMessage {
+    const options = this.#options;
+    const index = this.#index;
+    this.#index += 1;
     const blocks = message.content;
     const content: AmpBlock[] = new Array(blocks.length);
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex += 1)
@@ -220,8 +246,8 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
         `a ${message.context.kind} context message was written as a prompt`,
         messagePath(index),
       );
-    if (carriesTimestamp(message)) clock = message.timestamp;
-    else if (message.timestamp !== clock)
+    if (carriesTimestamp(message)) this.#clock = message.timestamp;
+    else if (message.timestamp !== this.#clock)
       warn(
         options,
         losses.inheritedTimestamp,
@@ -241,17 +267,14 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
           messagePath(index),
         );
       // Key order as the CLI writes a prompt: role, messageId, meta, content.
-      if (isToolResultCarrier(message)) messages.push({ role: "user", messageId: index, content });
-      else {
-        messages.push({
-          role: "user",
-          messageId: index,
-          meta: { sentAt: Date.parse(message.timestamp) },
-          content,
-        });
-        lastPrompt = index;
-      }
-      continue;
+      if (isToolResultCarrier(message)) return { role: "user", messageId: index, content };
+      this.#lastPrompt = index;
+      return {
+        role: "user",
+        messageId: index,
+        meta: { sentAt: Date.parse(message.timestamp) },
+        content,
+      };
     }
     let state: AmpState;
     if (message.stopReason === "aborted") state = { type: "cancelled" };
@@ -297,28 +320,78 @@ export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): 
               cacheCreationInputTokens: usage.cacheCreationInputTokens,
               totalInputTokens,
             };
-      events.push({
+      this.events.push({
         id: `txcript-usage-${index}`,
         timestamp: message.timestamp,
         model: message.model ?? "unknown",
         credits: 0,
         tokens: { input: usage.inputTokens, output: usage.outputTokens },
         operationType: "inference",
-        fromMessageId: lastPrompt,
+        fromMessageId: this.#lastPrompt,
         toMessageId: index,
       });
     } else if (message.model !== undefined)
       written.usage = { model: message.model, timestamp: message.timestamp };
-    messages.push(written);
+    return written;
   }
+}
 
+/**
+ * The thread document around its messages, keys in the CLI's order; `env` is written by
+ * ampEnvironment (its warning comes after the messages' in the whole write).
+ */
+export function ampDocument(
+  meta: Meta,
+  id: string,
+  env: Json,
+  messages: Json[],
+  events: AmpLedgerEvent[],
+  nextMessageId: number,
+): AmpThreadDocument {
   const document: Record<string, Json> = { v: 1, id, created: Date.parse(meta.timestamp) };
   if (meta.title !== undefined) document.title = meta.title;
   document.agentMode = "smart";
-  document.nextMessageId = messages.length;
-  document.env = environment(transcript, options);
-  document.messages = messages as unknown as Json[];
+  document.nextMessageId = nextMessageId;
+  document.env = env;
+  document.messages = messages;
   document.usageLedger = { events: events as unknown as Json[] };
   if (meta.lineage !== undefined) document[lineageKey] = { ...meta.lineage };
-  return { document: document as AmpThreadDocument, finalNewline: false };
+  return document as AmpThreadDocument;
+}
+
+export { environment as ampEnvironment };
+
+/** The first assistant turn's model, if any. */
+export function firstAssistantModel(messages: readonly Message[]): string | undefined {
+  return messages.find((message) => message.role === "assistant" && message.model !== undefined)
+    ?.model;
+}
+
+/** Common transcript → Amp thread (a local-first CLI file: no final newline). */
+export function commonToAmp(transcript: Transcript, options?: AmpWriteOptions): AmpThread {
+  const { meta } = transcript;
+  const id = startAmpThread(
+    meta,
+    {
+      firstModel: firstAssistantModel(transcript.messages),
+      messages: transcript.messages.length,
+      subagents: transcript.subagents?.length ?? 0,
+    },
+    options,
+  );
+  const writer = new AmpMessageWriter(meta, options);
+  const source = transcript.messages;
+  const messages: AmpMessage[] = new Array(source.length);
+  for (let index = 0; index < source.length; index += 1)
+    messages[index] = writer.write(source[index] as Message);
+  const env = environment(meta, options);
+  const document = ampDocument(
+    meta,
+    id,
+    env,
+    messages as unknown as Json[],
+    writer.events,
+    messages.length,
+  );
+  return { document, finalNewline: false };
 }

@@ -80,7 +80,7 @@ async function run(input: string, to: string, env: Record<string, string>, extra
 describe("convert, streamed", () => {
   for (const [from, inputs, targets] of [
     ["codex", codexInputs, ["codex", "claude_code", "common"]],
-    ["claude_code", claudeInputs, ["codex", "claude_code", "common", "stream_json", "pi"]],
+    ["claude_code", claudeInputs, ["codex", "claude_code", "common", "stream_json", "pi", "amp"]],
   ] as const)
     it(`${from} inputs give the whole path's output, result and report`, async () => {
       expect(inputs.length).toBeGreaterThan(2);
@@ -94,7 +94,7 @@ describe("convert, streamed", () => {
           }
     });
 
-  // Read line by line, written by a streaming writer: stream-json captures, Gemini CLI's JSONL recordings and pi sessions.
+  // Read line by line, written by a streaming writer (Amp's too): stream-json captures, Gemini CLI's JSONL recordings and pi sessions.
   for (const [from, inputs] of [
     ["stream_json", streamJsonInputs],
     ["gemini_cli", geminiInputs],
@@ -104,7 +104,7 @@ describe("convert, streamed", () => {
       expect(inputs.length).toBeGreaterThan(0);
       for (const input of inputs) {
         const limited = { TXCRIPT_MAX_INPUT_BYTES: String(readFileSync(input).length - 1) };
-        for (const to of ["codex", "claude_code", "common", "stream_json", "pi"]) {
+        for (const to of ["codex", "claude_code", "common", "stream_json", "pi", "amp"]) {
           const whole = await run(input, to, {}, ["--json", "--from", from]);
           expect(whole.code, `${input} → ${to}: ${whole.stderr}`).toBe(0);
           const streamed = await run(input, to, { ...limited, ...streamAlways }, [

@@ -1,0 +1,112 @@
+// An Amp thread written from a stream of parts (core's stream.ts), with the
+// text and warnings of serialize(commonToAmp(t)): the same steps
+// (common-to-amp.ts), given the messages as they come. A thread is one JSON
+// document, 2-space indented, whose keys before `messages` need two facts
+// about the messages (`nextMessageId`, their count; Meta.model's loss, the
+// first assistant model) and whose `usageLedger` after them gathers from
+// every message. So one silent replay counts them first; then the head of
+// the document is written, each message as it is read (indented into its
+// place), and the tail once they end. Memory holds one message and the
+// ledger's events (a few numbers per assistant turn with usage).
+//
+// The head and tail are the whole write's own rendering of the document
+// with one placeholder message: the lines before and after it. A thread
+// with no messages is written whole (there is nothing to stream).
+import {
+  type CodecOptions,
+  type Json,
+  type Message,
+  type StreamInput,
+  splitMeta,
+  stringifyJson,
+  TxcriptError,
+  type Warning,
+} from "@txcript/core";
+import { harness, serializeAmpThread } from "./amp-schema.js";
+import {
+  type AmpLookahead,
+  AmpMessageWriter,
+  type AmpWriteOptions,
+  ampDocument,
+  ampEnvironment,
+  startAmpThread,
+} from "./common-to-amp.js";
+
+/** Stands for the messages in the rendered document: a line of its own, 4 spaces in. */
+const placeholder = "\u0000txcript-messages";
+const placeholderLine = `\n    ${JSON.stringify(placeholder)}`;
+
+/** One message as it sits in the `messages` array of a 2-space document. */
+function indented(message: Json): string {
+  return `\n    ${stringifyJson(message, 2, harness).replaceAll("\n", "\n    ")}`;
+}
+
+/** The replay's facts, read without its warnings. */
+function lookahead(input: StreamInput): AmpLookahead {
+  let firstModel: string | undefined;
+  let messages = 0;
+  let subagents = 0;
+  for (const part of input.replay()) {
+    if (part.kind === "message") {
+      messages += 1;
+      const message = part.message;
+      if (firstModel === undefined && message.role === "assistant" && message.model !== undefined)
+        firstModel = message.model;
+    } else if (part.kind === "subagent") subagents += 1;
+  }
+  return { firstModel, messages, subagents };
+}
+
+function changed(what: string): TxcriptError {
+  return new TxcriptError("MISMATCH", `the transcript's ${what} changed between the two passes`, {
+    harness,
+    hint: "the input changed while it was read, or this is a bug in txcript's streaming writer",
+  });
+}
+
+/** The Amp thread text for a stream of parts, a message at a time. */
+export function* ampWriteStream(input: StreamInput, options: CodecOptions): Generator<string> {
+  const writeOptions = options as AmpWriteOptions;
+  const { meta, rest } = splitMeta(input.parts);
+  const ahead = lookahead(input);
+  const id = startAmpThread(meta, ahead, writeOptions);
+  // The environment's warning (an ill-formed cwd) comes after the messages' in the whole write.
+  const later: Warning[] = [];
+  const env = ampEnvironment(meta, {
+    ...writeOptions,
+    onWarning: (warning) => later.push(warning),
+  });
+  const writer = new AmpMessageWriter(meta, writeOptions);
+  const render = () =>
+    serializeAmpThread({
+      document: ampDocument(meta, id, env, [placeholder], writer.events, ahead.messages),
+      finalNewline: false,
+    });
+  let count = 0;
+  if (ahead.messages === 0) {
+    for (let next = rest.next(); !next.done; next = rest.next())
+      if (next.value.kind === "message") throw changed("messages");
+  } else {
+    const head = render();
+    yield head.slice(0, head.indexOf(placeholderLine));
+    for (let next = rest.next(); !next.done; next = rest.next()) {
+      const part = next.value;
+      if (part.kind !== "message") continue;
+      if (count === ahead.messages) throw changed("messages");
+      const written = writer.write(part.message as Message) as unknown as Json;
+      yield `${count === 0 ? "" : ","}${indented(written)}`;
+      count += 1;
+    }
+    if (count !== ahead.messages) throw changed("messages");
+  }
+  for (const warning of later) writeOptions.onWarning?.(warning);
+  if (ahead.messages === 0) {
+    yield serializeAmpThread({
+      document: ampDocument(meta, id, env, [], writer.events, 0),
+      finalNewline: false,
+    });
+    return;
+  }
+  const tail = render();
+  yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
+}
