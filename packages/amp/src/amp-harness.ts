@@ -1,11 +1,12 @@
-// Amp as a harness: thread documents, the local threads store, a writer that
-// streams message by message (amp-stream-write.ts), and why `continue` into
-// Amp is refused.
+// Amp as a harness: thread documents, the local threads store, a reader and a
+// writer that stream message by message (amp-stream-read.ts,
+// amp-stream-write.ts), and why `continue` into Amp is refused.
 import type { HarnessDefinition } from "@txcript/core";
 import { ampCodec } from "./amp-codec.js";
 import { ampProject } from "./amp-project.js";
 import type { AmpThread } from "./amp-schema.js";
 import { AmpStore } from "./amp-store.js";
+import { ampReadStream } from "./amp-stream-read.js";
 import { ampWriteStream } from "./amp-stream-write.js";
 
 export const ampHarness: HarnessDefinition<AmpThread> = {
@@ -15,6 +16,7 @@ export const ampHarness: HarnessDefinition<AmpThread> = {
   codec: ampCodec,
   extension: ".json",
   project: ampProject,
+  readStream: ampReadStream,
   writeStream: ampWriteStream,
   environment: [
     ["AMP_THREADS_DIR", "the Amp threads directory (default $XDG_DATA_HOME/amp/threads)"],

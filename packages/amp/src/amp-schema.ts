@@ -118,7 +118,11 @@ export interface AmpLedgerEvent {
 
 export const harness = "amp";
 
-function invalid(message: string, path: (string | number)[], options: ParseOptions): TxcriptError {
+export function invalidThread(
+  message: string,
+  path: (string | number)[],
+  options: ParseOptions,
+): TxcriptError {
   return new TxcriptError("INVALID_DOCUMENT", message, {
     harness,
     location: {
@@ -139,11 +143,15 @@ export function parseAmpThread(text: string, options: ParseOptions = {}): AmpThr
     ...(options.file === undefined ? {} : { file: options.file }),
   });
   if (!isJsonObject(value)) {
-    throw invalid(`not an Amp thread: expected a JSON object, got ${quote(text, 40)}`, [], options);
+    throw invalidThread(
+      `not an Amp thread: expected a JSON object, got ${quote(text, 40)}`,
+      [],
+      options,
+    );
   }
   const messages = Object.hasOwn(value, "messages") ? value.messages : undefined;
   if (!Array.isArray(messages)) {
-    throw invalid(
+    throw invalidThread(
       "not an Amp thread: `messages` is missing or not an array",
       ["messages"],
       options,
@@ -151,7 +159,7 @@ export function parseAmpThread(text: string, options: ParseOptions = {}): AmpThr
   }
   const bad = messages.findIndex((message) => !isJsonObject(message));
   if (bad !== -1) {
-    throw invalid("a message is not a JSON object", ["messages", bad], options);
+    throw invalidThread("a message is not a JSON object", ["messages", bad], options);
   }
   const thread: AmpThread = {
     document: value as AmpThreadDocument,

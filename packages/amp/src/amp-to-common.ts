@@ -202,11 +202,64 @@ const usageKeys = [
   "cacheCreationInputTokens",
 ] as const;
 
-/** Amp thread → Common transcript. Throws INVALID_DOCUMENT only for a missing id or created. */
-export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Transcript {
-  const tally = new LossTally();
-  const meta = readMeta(thread.document, tally);
-  const inexact = thread.source?.inexact;
+/**
+ * One message of a thread, read as ampToCommon reads it: its Common form (undefined for a role
+ * Common has no place for, reported) and the clock after it (a message without its own time
+ * takes the one before). `site.message` is its index.
+ */
+export function readAmpMessage(
+  message: JsonObject,
+  site: Site,
+  tally: LossTally,
+  clock: string,
+): { message: Message | undefined; clock: string } {
+  site.block = -1;
+  const role = ownValue(message, "role");
+  if (role !== "user" && role !== "assistant") {
+    tally.add(losses.unmodeledRole, `a message with ${describeValue(role)} role was skipped`, site);
+    return { message: undefined, clock };
+  }
+  const blocks = readContent(message, site, tally);
+  const metaObject = objectAt(message, "meta");
+  const usage = objectAt(message, "usage");
+  const stamp =
+    role === "user"
+      ? metaObject === undefined
+        ? undefined
+        : ownValue(metaObject, "sentAt")
+      : usage === undefined
+        ? undefined
+        : ownValue(usage, "timestamp");
+  if (stamp !== undefined) {
+    const time = readTimestamp(stamp);
+    if (time === undefined) tally.add(losses.invalidTimestamp, "an invalid time was ignored", site);
+    else clock = time;
+  }
+  const converted: Message = { role, content: blocks, timestamp: clock };
+  let bookkeeping = countOthers(message, messageKeys);
+  if (metaObject !== undefined)
+    bookkeeping += countOthers(metaObject, role === "user" ? userMetaKeys : noKeys);
+  if (role === "assistant") {
+    const model = stringAt(usage, "model");
+    if (model !== undefined) converted.model = model;
+    const stopReason = readStopReason(message, site, tally);
+    if (stopReason !== undefined) converted.stopReason = stopReason;
+    const state = objectAt(message, "state");
+    if (state !== undefined) bookkeeping += countOthers(state, stateKeys);
+    const tokens = usage === undefined ? undefined : readUsage(usage, site, tally);
+    if (tokens !== undefined) converted.usage = tokens;
+    if (usage !== undefined) bookkeeping += countOthers(usage, usageKeys);
+  } else if (usage !== undefined)
+    tally.add(losses.userUsage, "a user message's usage was not carried", site, 1, ["usage"]);
+  tally.add(losses.messageBookkeeping, "message bookkeeping was not carried", site, bookkeeping);
+  return { message: converted, clock };
+}
+
+/** The warning for numbers a double cannot hold digit for digit (the first one's path, and how many). */
+export function warnInexactNumbers(
+  inexact: { path: string; count: number } | undefined,
+  options: ConversionOptions | undefined,
+): void {
   if (inexact !== undefined)
     warn(
       options,
@@ -215,59 +268,25 @@ export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Tra
       inexact.path,
       inexact.count,
     );
+}
+
+export { readMeta as readAmpMeta };
+
+/** Amp thread → Common transcript. Throws INVALID_DOCUMENT only for a missing id or created. */
+export function ampToCommon(thread: AmpThread, options?: ConversionOptions): Transcript {
+  const tally = new LossTally();
+  const meta = readMeta(thread.document, tally);
+  warnInexactNumbers(thread.source?.inexact, options);
   const messages: Message[] = [];
   let clock = meta.timestamp;
   // One mutable site for the whole walk: the tally reads it at once.
   const site: Site = { message: -1, block: -1 };
   const source = thread.document.messages;
   for (let index = 0; index < source.length; index += 1) {
-    const message = source[index] as JsonObject;
     site.message = index;
-    site.block = -1;
-    const role = ownValue(message, "role");
-    if (role !== "user" && role !== "assistant") {
-      tally.add(
-        losses.unmodeledRole,
-        `a message with ${describeValue(role)} role was skipped`,
-        site,
-      );
-      continue;
-    }
-    const blocks = readContent(message, site, tally);
-    const metaObject = objectAt(message, "meta");
-    const usage = objectAt(message, "usage");
-    const stamp =
-      role === "user"
-        ? metaObject === undefined
-          ? undefined
-          : ownValue(metaObject, "sentAt")
-        : usage === undefined
-          ? undefined
-          : ownValue(usage, "timestamp");
-    if (stamp !== undefined) {
-      const time = readTimestamp(stamp);
-      if (time === undefined)
-        tally.add(losses.invalidTimestamp, "an invalid time was ignored", site);
-      else clock = time;
-    }
-    const converted: Message = { role, content: blocks, timestamp: clock };
-    let bookkeeping = countOthers(message, messageKeys);
-    if (metaObject !== undefined)
-      bookkeeping += countOthers(metaObject, role === "user" ? userMetaKeys : noKeys);
-    if (role === "assistant") {
-      const model = stringAt(usage, "model");
-      if (model !== undefined) converted.model = model;
-      const stopReason = readStopReason(message, site, tally);
-      if (stopReason !== undefined) converted.stopReason = stopReason;
-      const state = objectAt(message, "state");
-      if (state !== undefined) bookkeeping += countOthers(state, stateKeys);
-      const tokens = usage === undefined ? undefined : readUsage(usage, site, tally);
-      if (tokens !== undefined) converted.usage = tokens;
-      if (usage !== undefined) bookkeeping += countOthers(usage, usageKeys);
-    } else if (usage !== undefined)
-      tally.add(losses.userUsage, "a user message's usage was not carried", site, 1, ["usage"]);
-    tally.add(losses.messageBookkeeping, "message bookkeeping was not carried", site, bookkeeping);
-    messages.push(converted);
+    const read = readAmpMessage(source[index] as JsonObject, site, tally, clock);
+    clock = read.clock;
+    if (read.message !== undefined) messages.push(read.message);
   }
   const model = messages.find(
     (message) => message.role === "assistant" && message.model !== undefined,

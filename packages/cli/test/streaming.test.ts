@@ -49,6 +49,14 @@ const geminiInputs = [
   ...jsonl(path.join(realRoot, "gemini")),
 ];
 
+const ampInputs = [
+  ...readdirSync(path.join(fixturesRoot, "amp"))
+    .filter((name) => name.endsWith("-thread.json"))
+    .sort()
+    .map((name) => path.join(fixturesRoot, "amp", name)),
+  ...[path.join(realRoot, "amp-export-convo.json")].filter((file) => existsSync(file)),
+];
+
 const piInputs = [...jsonl(path.join(fixturesRoot, "pi")), ...jsonl(path.join(realRoot, "pi"))];
 
 const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
@@ -94,8 +102,10 @@ describe("convert, streamed", () => {
           }
     });
 
-  // Read line by line, written by a streaming writer (Amp's too): stream-json captures, Gemini CLI's JSONL recordings and pi sessions.
+  // Read line by line, written by a streaming writer (Amp's too): stream-json captures, Gemini
+  // CLI's JSONL recordings, pi sessions, and Amp threads (one JSON document, walked line by line).
   for (const [from, inputs] of [
+    ["amp", ampInputs],
     ["stream_json", streamJsonInputs],
     ["gemini_cli", geminiInputs],
     ["pi", piInputs],
@@ -195,14 +205,14 @@ describe("convert, streamed", () => {
       expect(result.stderr).toContain(why);
       expect(result.text).toBeUndefined();
     }
-    const amp = path.join(fixturesRoot, "amp/export-thread.json");
-    const ampSize = readFileSync(amp).length;
-    const refused = await run(amp, "codex", {
-      TXCRIPT_MAX_INPUT_BYTES: String(ampSize - 1),
+    const opencode = path.join(fixturesRoot, "opencode/tool-calls.json");
+    const opencodeSize = readFileSync(opencode).length;
+    const refused = await run(opencode, "codex", {
+      TXCRIPT_MAX_INPUT_BYTES: String(opencodeSize - 1),
       ...streamAlways,
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("cannot stream: amp is read as one document");
+    expect(refused.stderr).toContain("cannot stream: opencode is read as one document");
   });
 
   it("--redact streams past the input limit: the whole path's output, summary and report, no secret left", async () => {
