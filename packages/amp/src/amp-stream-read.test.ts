@@ -188,19 +188,24 @@ describe("amp streaming reader: the law", () => {
       );
   });
 
-  it("broken JSON is refused with a TxcriptError, as the whole read refuses it", () => {
+  it("broken JSON is refused with the whole read's error", () => {
     for (const text of [
       '{"id":"T-x","created":1,"messages":[{"role":"user"}',
       '{"id":"T-x" "created":1}',
       '{"id":"T-x","created":1,"messages":[{"role":"user",}]}',
       '{"id":"T-x","created":1,"messages":[]} trailing',
-      '{"id":"T-x","created":1,"messages":[1,]}',
+      '{"id":"T-x","created":1,}',
       '{"id":"T-x,"created":1}',
+      '{"id":"T-x\n","created":1}',
+      '{"id" 1}',
+      '{"id":"T-x","created":1,"messages":[1 2]}',
+      "\uFEFF{}",
+      "xyz",
       "",
       "{",
     ]) {
-      expect(() => [...ampReadStream(() => textLines(text), {})], text).toThrow(TxcriptError);
       expect(() => ampCodec.parse(text), text).toThrow(TxcriptError);
+      expectSameEverywhere(text);
     }
   });
 });

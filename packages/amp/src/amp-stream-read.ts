@@ -43,10 +43,6 @@ export type SplitEvent =
   /** An element of that array, as text, and its first line. */
   | { kind: "message"; index: number; text: string; line: number };
 
-const structural = /["{}[\]]/g;
-// JSON's whitespace within a line (a line holds no line feed).
-const space = /[^ \t\r]/g;
-
 function syntax(what: string, line: number, file: string | undefined): TxcriptError {
   return new TxcriptError("INVALID_JSON", `not valid JSON: ${what}`, {
     harness,
@@ -66,6 +62,9 @@ function stringEnd(text: string, start: number): number {
     from = quoteAt + 1;
   }
 }
+
+/** A character a JSON value can start with. */
+const valueStart = /[[{"\-0-9tfn]/;
 
 /** The end of a number or literal starting at `at`: the next whitespace, comma or closing bracket. */
 function scalarEnd(line: string, at: number): number {
@@ -112,6 +111,10 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
   let depth = 0;
   let startLine = 0;
   let lineNumber = 0;
+  // Each walk its own expressions: a replay walks the same text while this walk is paused.
+  const structural = /["{}[\]]/g;
+  // JSON's whitespace within a line (a line holds no line feed).
+  const space = /[^ \t\r]/g;
   const finish = (text: string, line: number): SplitEvent => {
     if (phase === "value") {
       phase = "afterValue";
@@ -139,8 +142,7 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
           const char = match[0];
           if (char === '"') {
             const close = stringEnd(line, match.index);
-            if (close === -1)
-              throw syntax("a string runs past the end of its line", lineNumber, file);
+            if (close === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber, file);
             structural.lastIndex = close;
           } else if (char === "{" || char === "[") depth += 1;
           else {
@@ -169,6 +171,8 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
       const char = line[at] as string;
       switch (phase as Phase) {
         case "start":
+          // Not JSON at all: the whole read's parse error (a value that is not an object: its own).
+          if (!valueStart.test(char)) throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
           if (char !== "{") {
             for (
               let more = iterator.next();
@@ -191,9 +195,9 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
             at += 1;
             continue;
           }
-          if (char !== '"') throw syntax(`expected a key, got ${quote(char)}`, lineNumber, file);
+          if (char !== '"') throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
           const close = stringEnd(line, at);
-          if (close === -1) throw syntax("a key runs past the end of its line", lineNumber, file);
+          if (close === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber, file);
           key = parseJson(line.slice(at, close), { harness, line: lineNumber }) as string;
           firstKey = false;
           phase = "colon";
@@ -201,7 +205,7 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
           continue;
         }
         case "colon":
-          if (char !== ":") throw syntax(`expected ":", got ${quote(char)}`, lineNumber, file);
+          if (char !== ":") throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
           phase = "value";
           at += 1;
           continue;
@@ -228,7 +232,7 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
             continue;
           }
           const end = char === '"' ? stringEnd(line, at) : scalarEnd(line, at);
-          if (end === -1) throw syntax("a string runs past the end of its line", lineNumber, file);
+          if (end === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber, file);
           const text = line.slice(at, end);
           at = end;
           yield finish(text, lineNumber);
@@ -237,17 +241,17 @@ export function* splitThread(lines: Iterable<string>, file?: string): Generator<
         case "afterValue":
           if (char === ",") phase = "key";
           else if (char === "}") phase = "done";
-          else throw syntax(`expected "," or "}", got ${quote(char)}`, lineNumber, file);
+          else throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
           at += 1;
           continue;
         case "afterElement":
           if (char === ",") phase = "element";
           else if (char === "]") phase = "afterValue";
-          else throw syntax(`expected "," or "]", got ${quote(char)}`, lineNumber, file);
+          else throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
           at += 1;
           continue;
         case "done":
-          throw syntax(`unexpected ${quote(char)} after the thread`, lineNumber, file);
+          throw syntax(`unexpected ${quote(char)}`, lineNumber, file);
       }
     }
   }
