@@ -34,7 +34,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ampCodec } from "./amp-codec.js";
 import { ampHarness } from "./amp-harness.js";
-import { ampReadStream, splitThread } from "./amp-stream-read.js";
+import { ampReadStream, walkThread } from "./amp-stream-read.js";
 import { fixtureSamples } from "./test-support.js";
 
 const scratch = scratchDirectory("txcript-amp-stream-");
@@ -213,17 +213,17 @@ describe("amp streaming reader: the law", () => {
 describe("amp streaming reader: the walk", () => {
   it("hands out each message's text as it stands, and the thread's other keys", () => {
     const text = relaid(oddThreads[0]?.[1] as string, 2);
-    const events = [...splitThread(textLines(text))];
+    const events = [...walkThread(textLines(text))];
     expect(events.map((event) => event.kind)).toEqual([
-      "messages",
-      "message",
-      "message",
+      "array",
+      "element",
+      "element",
       "key",
       "key",
       "key",
     ]);
     const [, first] = events;
-    expect(first?.kind === "message" && JSON.parse(first.text)).toEqual(prompt);
+    expect(first?.kind === "element" && JSON.parse(first.text)).toEqual(prompt);
   });
 
   it("hands out the first message before reading the lines after it (pass two)", () => {

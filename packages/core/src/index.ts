@@ -96,6 +96,8 @@ export {
   stringAt,
   stringifyJson,
 } from "./json.js";
+export type { JsonObjectEvent, JsonObjectWalkOptions } from "./json-object-lines.js";
+export { setOwnValue, walkJsonObjectLines } from "./json-object-lines.js";
 export { commonJsonSchema } from "./json-schema.js";
 export type { JsonLineOptions, JsonLines, JsonObjectLine } from "./jsonl.js";
 export {
