@@ -102,6 +102,9 @@ describe("the real 0.24.4 recording (fixtures/qwen-code/subagent)", () => {
     expect(loaded?.subagents).toBeUndefined();
     const agentFile = path.join(agentDirectory, "agent-general-purpose-call_agent_1.jsonl");
     expect(await qwenCodeHarness.sideFileOf?.(agentFile)).toBe(sessionFile);
+    expect(await qwenCodeHarness.sideFileOf?.(agentFile.replace(/\.jsonl$/, ".meta.json"))).toBe(
+      sessionFile,
+    );
     expect(await qwenCodeHarness.sideFileOf?.(sessionFile)).toBeUndefined();
   });
 

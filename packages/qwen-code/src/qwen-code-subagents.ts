@@ -175,11 +175,12 @@ export async function withSubagents(
   return subagents.length === 0 ? session : { ...session, subagents };
 }
 
-/** For `subagents/<id>/agent-*.jsonl`: the session file `chats/<id>.jsonl` it belongs to, when there is one. */
+/** For `subagents/<id>/agent-*.jsonl` or `agent-*.meta.json`: the session file `chats/<id>.jsonl` it belongs to, when there is one. */
 export async function sessionOfSubagentFile(file: string): Promise<string | undefined> {
   const resolved = path.resolve(file);
   const name = path.basename(resolved);
-  if (!name.startsWith("agent-") || !name.endsWith(".jsonl")) return undefined;
+  if (!name.startsWith("agent-") || !(name.endsWith(".jsonl") || name.endsWith(".meta.json")))
+    return undefined;
   const sessionDirectory = path.dirname(resolved);
   const subagents = path.dirname(sessionDirectory);
   if (path.basename(subagents) !== "subagents") return undefined;
