@@ -95,6 +95,26 @@ describe("the real 0.24.4 recording (fixtures/qwen-code/subagent)", () => {
     expect(alone.subagents).toBeUndefined();
   });
 
+  it("an archived session (chats/archive/<id>.jsonl) loads with the agents Qwen Code leaves in place", async () => {
+    const root = tempRoot();
+    await fs.cp(fixtureRoot, root, { recursive: true });
+    const chats = path.join(root, "projects/-tmp-qwork-p/chats");
+    await fs.mkdir(path.join(chats, "archive"));
+    const archived = path.join(chats, "archive", `${sessionId}.jsonl`);
+    await fs.rename(path.join(chats, `${sessionId}.jsonl`), archived);
+    const loaded = await qwenCodeHarness.loadFile?.(archived, { environment: {} });
+    expect(loaded?.subagents?.map((file) => file.agentId)).toEqual([
+      "general-purpose-call_agent_1",
+    ]);
+    // The control: an archive/ directory that is not inside chats/ is not a session's place.
+    const elsewhere = path.join(root, "archive", `${sessionId}.jsonl`);
+    await fs.mkdir(path.dirname(elsewhere));
+    await fs.copyFile(archived, elsewhere);
+    expect((await qwenCodeHarness.loadFile?.(elsewhere, { environment: {} }))?.subagents).toBe(
+      undefined,
+    );
+  });
+
   it("a lone copy (not in a chats/ directory) reads alone; an agent file names its session file", async () => {
     const lone = path.join(tempRoot(), `${sessionId}.jsonl`);
     await fs.copyFile(sessionFile, lone);

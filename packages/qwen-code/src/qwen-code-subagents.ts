@@ -45,15 +45,19 @@ export const maxSubagentFiles = 2000;
 
 /**
  * The directory holding the subagents of the session in `file`, when the
- * file sits in a project directory's `chats/` (`<project>/subagents/<id>/`);
- * undefined elsewhere. The id is the file's name, as `qwen --resume` names
- * the session, else its first record's session id.
+ * file sits in a project directory's `chats/` or `chats/archive/` (Qwen Code
+ * archives a session by moving its file there, and leaves its agents in
+ * place): `<project>/subagents/<id>/`; undefined elsewhere. The id is the
+ * file's name, as `qwen --resume` names the session, else its first record's
+ * session id.
  */
 export function subagentDirectoryOf(
   file: string,
   session: QwenCodeSession,
 ): { directory: string; sessionId: string } | undefined {
-  const chats = path.dirname(path.resolve(file));
+  let chats = path.dirname(path.resolve(file));
+  if (path.basename(chats) === "archive" && path.basename(path.dirname(chats)) === "chats")
+    chats = path.dirname(chats);
   if (path.basename(chats) !== "chats") return undefined;
   const named = path.basename(file, ".jsonl");
   let sessionId: string | undefined = isQwenFileId(named) ? named : undefined;

@@ -180,6 +180,18 @@ describe.skipIf(bin === undefined)(
       expect(result.detail).toMatch(/not found|different workspace|No saved session/i);
     }, 120_000);
 
+    it("does not resume an archived session (chats/archive/<id>.jsonl), which is why the store does not list them; the control: the same file in chats/ resumes", async () => {
+      const { store, saved, cwd } = await saveSample("archived");
+      const good = await check(saved, store.root, cwd);
+      expect(good.ok, good.detail).toBe(true);
+      const archived = path.join(path.dirname(saved.path), "archive", path.basename(saved.path));
+      await fs.mkdir(path.dirname(archived));
+      await fs.rename(saved.path, archived);
+      const result = await check({ ...saved, path: archived }, store.root, cwd);
+      expect(result.ok, result.detail).toBe(false);
+      expect(result.detail).toMatch(/No saved session found with ID/);
+    }, 200_000);
+
     it("fails when the records lost their identity fields (the control)", async () => {
       const { store, saved, cwd } = await saveSample("broken");
       const text = await fs.readFile(saved.path, "utf8");
