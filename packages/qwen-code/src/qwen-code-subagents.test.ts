@@ -468,6 +468,37 @@ describe("hostile subagent directories", () => {
       expect(warnings.map((warning) => warning.code)).toEqual(["qwen_code.subagent-file"]);
     });
 
+  it("a parentAgentId cycle or a missing parent reads as top-level agents, never a loop", async () => {
+    const root = tempRoot();
+    const store = new QwenCodeStore({ root });
+    await store.save(qwenCodeCodec.fromCommon(withAgents));
+    const agents = path.join(
+      root,
+      "projects",
+      qwenProjectDirName("/work/p"),
+      "subagents",
+      withAgents.meta.id,
+    );
+    const ids = async () =>
+      (qwenCodeCodec.toCommon(await store.load(withAgents.meta.id)).subagents ?? []).map(
+        (subagent) => [subagent.id, (subagent.subagents ?? []).map((nested) => nested.id)],
+      );
+    // The control: as written, the nested agent is under its parent.
+    expect((await ids())[0]).toEqual(["worker-a", ["worker-a-nested"]]);
+    const setParent = async (name: string, parentAgentId: string) => {
+      const file = path.join(agents, `agent-${name}.meta.json`);
+      const meta = JSON.parse(await fs.readFile(file, "utf8"));
+      await fs.writeFile(file, JSON.stringify({ ...meta, parentAgentId }));
+    };
+    await setParent("worker-a", "worker-a-nested");
+    expect((await ids()).map(([id]) => id)).toEqual(
+      expect.arrayContaining(["worker-a", "worker-a-nested"]),
+    );
+    expect((await ids()).every(([, nested]) => (nested as string[]).length === 0)).toBe(true);
+    await setParent("worker-a-nested", "no-such-agent");
+    expect((await ids()).map(([id]) => id)).toContain("worker-a-nested");
+  });
+
   it("a subagents/<id> that is a link is not followed", async () => {
     const { root, agents } = await placed();
     const moved = path.join(root, "moved");

@@ -6,7 +6,7 @@
 // for the main conversation). Names are sanitized as Qwen Code does: every
 // character outside [A-Za-z0-9_-] becomes "_". This module finds them for a
 // session file and reads them; the store writes them.
-import { promises as fs } from "node:fs";
+import { type Dirent, promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type ConversionOptions,
@@ -14,7 +14,9 @@ import {
   type JsonObject,
   type LoadContext,
   loadText,
+  type Message,
   parseJson,
+  type Subagent,
   stringAt,
   TxcriptError,
   warn,
@@ -114,7 +116,7 @@ export async function readSubagentFiles(
   sessionId: string,
   context: Partial<LoadContext> = {},
 ): Promise<QwenCodeSubagentFile[]> {
-  let entries: import("node:fs").Dirent[];
+  let entries: Dirent[];
   try {
     // lstat semantics: a link in place of the directory is not followed.
     const stat = await fs.lstat(directory);
@@ -228,12 +230,11 @@ function byCreation(a: QwenCodeSubagentFile, b: QwenCodeSubagentFile): number {
  * agent its `parentAgentId` names (an agent naming none that is present,
  * or one in a cycle, is top-level), siblings in creation order.
  */
-export function subagentsToCommon<S>(
+export function subagentsToCommon(
   files: readonly QwenCodeSubagentFile[],
-  read: (session: QwenCodeSubagentFile["session"], where: string) => { messages: S[] },
+  read: (session: QwenCodeSubagentFile["session"]) => { messages: Message[] },
   options: ConversionOptions | undefined,
-): import("@txcript/core").Subagent[] {
-  type Subagent = import("@txcript/core").Subagent;
+): Subagent[] {
   const sorted = [...files].sort(byCreation);
   const byId = new Map(sorted.map((file) => [file.agentId, file]));
   const parentOf = (file: QwenCodeSubagentFile): string | undefined => {
@@ -258,11 +259,9 @@ export function subagentsToCommon<S>(
     else children.set(parent, [file]);
   }
   let extraMeta = 0;
-  const build = (parent: string | undefined, where: string): Subagent[] =>
-    (children.get(parent) ?? []).map((file, index) => {
-      const at = `${where}[${index}]`;
-      const { messages } = read(file.session, at);
-      const subagent: Subagent = { id: file.agentId, messages: messages as Subagent["messages"] };
+  const build = (parent: string | undefined): Subagent[] =>
+    (children.get(parent) ?? []).map((file) => {
+      const subagent: Subagent = { id: file.agentId, messages: read(file.session).messages };
       const toolUseId = stringAt(file.meta, "toolUseId");
       const agentType = stringAt(file.meta, "agentType");
       const description = stringAt(file.meta, "description");
@@ -272,11 +271,11 @@ export function subagentsToCommon<S>(
       if (description !== undefined && description !== "") subagent.title = description;
       if (model !== undefined) subagent.model = model;
       if (Object.keys(file.meta).some((key) => !keptMetaKeys.has(key))) extraMeta += 1;
-      const nested = build(file.agentId, `${at}.subagents`);
+      const nested = build(file.agentId);
       if (nested.length > 0) subagent.subagents = nested;
       return subagent;
     });
-  const out = build(undefined, "$.subagents");
+  const out = build(undefined);
   if (extraMeta > 0)
     warn(
       options,
