@@ -412,6 +412,19 @@ function geminiCase(label: string, source: string): Case {
   };
 }
 
+/** The Qwen Code 0.24.4 recording with a subagent transcript (fixtures/qwen-code/subagent) placed as `~/.qwen`. */
+function qwenStoreCase(label: string, id: string): Case {
+  return {
+    label,
+    harness: "qwen_code",
+    place: async (root) => {
+      const target = path.join(root, ".qwen");
+      await fs.cp(path.join(fixturesRoot, "qwen-code", "subagent"), target, { recursive: true });
+      return { file: path.join(target, "projects", "-tmp-qwork-p", "chats", `${id}.jsonl`), id };
+    },
+  };
+}
+
 function withCalls(calls: number, item: Case): Case {
   return { ...item, calls };
 }
@@ -506,6 +519,10 @@ const cases: Case[] = [
         geminiCase(`real gemini/${path.basename(file)}`, file),
       )
     : []),
+  qwenStoreCase(
+    "fixture qwen-code/subagent (a 0.24.4 session with its agent's transcript)",
+    "65e85728-5d51-4b93-a94c-d5f2f77c9721",
+  ),
   generatedClaude(1, [3]),
   generatedClaude(2, [0, 5, 2]),
   generatedClaude(3, [7, 1, 4, 2]),

@@ -12,6 +12,8 @@ import {
   type Json,
   type JsonObject,
   type Message,
+  type Meta,
+  type Subagent,
   stringifyJson,
   type Transcript,
   toolName,
@@ -21,7 +23,12 @@ import {
 } from "@txcript/core";
 import { qwenCodeLoss } from "./qwen-code-losses.js";
 import { isQwenSessionId, qwenRecordId, qwenSessionId } from "./qwen-code-paths.js";
-import { harness, type QwenCodeSession } from "./qwen-code-schema.js";
+import {
+  harness,
+  type QwenCodeLine,
+  type QwenCodeSession,
+  type QwenCodeSubagentFile,
+} from "./qwen-code-schema.js";
 import { canonicalToQwenTool, userToolCallText, userToolResultText } from "./qwen-code-tools.js";
 
 export type QwenCodeWriteOptions = ConversionOptions;
@@ -138,64 +145,40 @@ function isLoneCompaction(message: Message): boolean {
   );
 }
 
-export function commonToQwenCode(
-  transcript: Transcript,
-  options?: QwenCodeWriteOptions,
-): QwenCodeSession {
-  const { meta } = transcript;
-  const sessionId = qwenSessionId(meta.id);
-  if (!isQwenSessionId(meta.id))
-    warn(
-      options,
-      qwenCodeLoss.sessionId,
-      `the session id ${JSON.stringify(meta.id)} was replaced by ${sessionId}`,
-      "$.meta.id",
-    );
-  if (meta.model !== undefined)
-    warn(options, qwenCodeLoss.metaModel, "the session model was not kept", "$.meta.model");
-  if (meta.lineage !== undefined)
-    warn(options, qwenCodeLoss.lineage, "the lineage was not kept", "$.meta.lineage");
-  if (transcript.subagents !== undefined && transcript.subagents.length > 0)
-    warn(
-      options,
-      qwenCodeLoss.subagents,
-      "a subagent was not written",
-      "$.subagents",
-      transcript.subagents.length,
-    );
-  // Qwen Code leaves a model turn with no parts, or with an empty text part,
-  // out of the history it sends, and every model turn next to it: such a
-  // text is not written, nor an assistant message left with nothing.
-  const sendable = (message: Message) =>
-    message.role !== "assistant" ||
-    message.content.some((block) => block.type !== "text" || block.text !== "");
-  transcript.messages.forEach((message, index) => {
+/** What one recording (the session's, or a subagent transcript) is written from. */
+interface Conversation {
+  readonly sessionId: string;
+  readonly meta: Meta;
+  readonly messages: readonly Message[];
+  readonly title?: string;
+  /** For a subagent transcript: its agentId and name, on every record, and its records' id key. */
+  readonly agent?: { readonly agentId: string; readonly agentName?: string };
+  /** Where the messages are, for warnings: "$" or "$.subagents[0]". */
+  readonly where: string;
+}
+
+// Qwen Code leaves a model turn with no parts, or with an empty text part,
+// out of the history it sends, and every model turn next to it: such a
+// text is not written, nor an assistant message left with nothing.
+const sendable = (message: Message) =>
+  message.role !== "assistant" ||
+  message.content.some((block) => block.type !== "text" || block.text !== "");
+
+function writeConversation(
+  conversation: Conversation,
+  options: QwenCodeWriteOptions | undefined,
+): { lines: QwenCodeLine[]; finalNewline: boolean } {
+  const { meta, sessionId, agent, where: prefix } = conversation;
+  conversation.messages.forEach((message, index) => {
     if (!sendable(message))
       warn(
         options,
         qwenCodeLoss.emptyMessage,
         "an assistant message with nothing Qwen Code would send was left out",
-        `$.messages[${index}]`,
+        `${prefix}.messages[${index}]`,
       );
   });
-  const messages = transcript.messages.filter(sendable);
-  if (messages.length === 0 && meta.title === undefined) {
-    warn(
-      options,
-      qwenCodeLoss.emptySession,
-      "an empty session was written as an empty file",
-      "$.messages",
-    );
-    return { lines: [], finalNewline: false };
-  }
-  if (messages.length > 0 && messages[0]?.timestamp !== meta.timestamp)
-    warn(
-      options,
-      qwenCodeLoss.startTime,
-      "the session starts at its first message",
-      "$.meta.timestamp",
-    );
-
+  const messages = conversation.messages.filter(sendable);
   const names = new Map<string, string>();
   for (const message of messages)
     for (const block of message.content)
@@ -203,6 +186,7 @@ export function commonToQwenCode(
         names.set(block.id, canonicalToQwenTool(block.tool).name ?? toolName(block.tool));
 
   const userCalls = userCallIds(messages);
+  const idKey = agent === undefined ? sessionId : `${sessionId}/${agent.agentId}`;
   const base = (
     index: number,
     parentUuid: string | null,
@@ -210,7 +194,7 @@ export function commonToQwenCode(
     type: string,
   ): JsonObject => {
     const record: JsonObject = {
-      uuid: qwenRecordId(sessionId, index),
+      uuid: qwenRecordId(idKey, index),
       parentUuid,
       sessionId,
       timestamp,
@@ -219,14 +203,19 @@ export function commonToQwenCode(
     if (meta.cwd !== undefined) record.cwd = meta.cwd;
     if (meta.cliVersion !== undefined) record.version = meta.cliVersion;
     if (meta.gitBranch !== undefined) record.gitBranch = meta.gitBranch;
+    if (agent !== undefined) {
+      record.agentId = agent.agentId;
+      if (agent.agentName !== undefined) record.agentName = agent.agentName;
+      record.isSidechain = true;
+    }
     return record;
   };
 
   const lines: string[] = [];
   let parent: string | null = null;
-  transcript.messages.forEach((message, index) => {
+  conversation.messages.forEach((message, index) => {
     if (!sendable(message)) return;
-    const where = `$.messages[${index}]`;
+    const where = `${prefix}.messages[${index}]`;
     if (message.context !== undefined)
       warn(
         options,
@@ -289,7 +278,7 @@ export function commonToQwenCode(
     parent = record.uuid as string;
     lines.push(stringifyJson(record, undefined, harness));
   });
-  if (meta.title !== undefined) {
+  if (conversation.title !== undefined) {
     const record = base(
       lines.length,
       parent,
@@ -297,11 +286,162 @@ export function commonToQwenCode(
       "system",
     );
     record.subtype = "custom_title";
-    record.systemPayload = { customTitle: meta.title, titleSource: "manual" };
+    record.systemPayload = { customTitle: conversation.title, titleSource: "manual" };
     lines.push(stringifyJson(record, undefined, harness));
   }
   return {
     lines: lines.map((text) => writtenJsonLine(text, harness)),
     finalNewline: lines.length > 0,
   };
+}
+
+/** A subagent id Qwen Code can name files by: 1 to 128 characters of [A-Za-z0-9_-]. */
+const agentIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+function millis(timestamp: string): number {
+  const parsed = Date.parse(timestamp);
+  return Number.isFinite(parsed) ? parsed : 0;
+}
+
+/**
+ * The transcript's subagents as Qwen Code keeps them: one transcript and
+ * meta file per agent, nested ones named by `parentAgentId`, all in the
+ * session's one directory. `createdAt` is the agent's first message time,
+ * moved a millisecond past the agent written before it when needed, so
+ * reading them in Qwen Code's order (createdAt, then agentId) gives them back
+ * in this order.
+ */
+function subagentFiles(
+  subagents: readonly Subagent[],
+  sessionId: string,
+  meta: Meta,
+  options: QwenCodeWriteOptions | undefined,
+): QwenCodeSubagentFile[] {
+  const used = new Set<string>();
+  const out: QwenCodeSubagentFile[] = [];
+  let clock = Number.NEGATIVE_INFINITY;
+  const walk = (
+    list: readonly Subagent[],
+    parentAgentId: string | null,
+    depth: number,
+    where: string,
+  ) => {
+    list.forEach((subagent, index) => {
+      const at = `${where}[${index}]`;
+      const safe = agentIdPattern.test(subagent.id) ? subagent.id : qwenSessionId(subagent.id);
+      let agentId = safe;
+      for (let k = 2; used.has(agentId); k += 1) agentId = `${safe}-${k}`;
+      used.add(agentId);
+      if (agentId !== subagent.id)
+        warn(
+          options,
+          qwenCodeLoss.subagentId,
+          `the subagent id ${JSON.stringify(subagent.id)} was replaced by ${agentId}`,
+          `${at}.id`,
+        );
+      if (subagent.title === "")
+        warn(
+          options,
+          qwenCodeLoss.subagentTitle,
+          "an empty subagent title was not kept",
+          `${at}.title`,
+        );
+      const written = writeConversation(
+        {
+          sessionId,
+          meta,
+          messages: subagent.messages,
+          agent: {
+            agentId,
+            ...(subagent.agentType === undefined ? {} : { agentName: subagent.agentType }),
+          },
+          where: at,
+        },
+        options,
+      );
+      const times = subagent.messages.filter(sendable).map((message) => millis(message.timestamp));
+      const created = Math.max(times[0] ?? millis(meta.timestamp), clock + 1);
+      clock = created;
+      const updated = Math.max(created, ...times);
+      const agentMeta: JsonObject = {
+        agentId,
+        agentType: subagent.agentType ?? "",
+        description: subagent.title ?? "",
+        parentSessionId: sessionId,
+        ...(subagent.toolUseId === undefined ? {} : { toolUseId: subagent.toolUseId }),
+        parentAgentId,
+        createdAt: new Date(created).toISOString(),
+        status: "completed",
+        isBackgrounded: false,
+        lastUpdatedAt: new Date(updated).toISOString(),
+        subagentName: subagent.agentType ?? "",
+        resumeCount: 0,
+        depth,
+        ...(subagent.model === undefined ? {} : { model: subagent.model }),
+      };
+      out.push({ agentId, meta: agentMeta, session: written });
+      walk(subagent.subagents ?? [], agentId, depth + 1, `${at}.subagents`);
+    });
+  };
+  walk(subagents, null, 0, "$.subagents");
+  return out;
+}
+
+export function commonToQwenCode(
+  transcript: Transcript,
+  options?: QwenCodeWriteOptions,
+): QwenCodeSession {
+  const { meta } = transcript;
+  const sessionId = qwenSessionId(meta.id);
+  if (!isQwenSessionId(meta.id))
+    warn(
+      options,
+      qwenCodeLoss.sessionId,
+      `the session id ${JSON.stringify(meta.id)} was replaced by ${sessionId}`,
+      "$.meta.id",
+    );
+  if (meta.model !== undefined)
+    warn(options, qwenCodeLoss.metaModel, "the session model was not kept", "$.meta.model");
+  if (meta.lineage !== undefined)
+    warn(options, qwenCodeLoss.lineage, "the lineage was not kept", "$.meta.lineage");
+  const subagents = transcript.subagents ?? [];
+  if (subagents.length > 0)
+    warn(
+      options,
+      qwenCodeLoss.subagents,
+      "a subagent conversation was written as a transcript of its own, beside the session file",
+      "$.subagents",
+      subagents.length,
+    );
+  const messages = transcript.messages.filter(sendable);
+  if (messages.length === 0 && meta.title === undefined) {
+    // The empty-message warnings first, as writing the messages gives them.
+    writeConversation({ sessionId, meta, messages: transcript.messages, where: "$" }, options);
+    warn(
+      options,
+      qwenCodeLoss.emptySession,
+      "an empty session was written as an empty file",
+      "$.messages",
+    );
+    return { lines: [], finalNewline: false };
+  }
+  if (messages.length > 0 && messages[0]?.timestamp !== meta.timestamp)
+    warn(
+      options,
+      qwenCodeLoss.startTime,
+      "the session starts at its first message",
+      "$.meta.timestamp",
+    );
+  const main = writeConversation(
+    {
+      sessionId,
+      meta,
+      messages: transcript.messages,
+      ...(meta.title === undefined ? {} : { title: meta.title }),
+      where: "$",
+    },
+    options,
+  );
+  if (subagents.length === 0) return main;
+  return { ...main, subagents: subagentFiles(subagents, sessionId, meta, options) };
 }

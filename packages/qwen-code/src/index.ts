@@ -1,5 +1,6 @@
 // @txcript/qwen-code: Qwen Code chat recordings (`~/.qwen/projects/<cwd>/
-// chats/<sessionId>.jsonl`) — the lossless codec to and from the Common
+// chats/<sessionId>.jsonl`, their agents' transcripts in `subagents/
+// <sessionId>/`) — the lossless codec to and from the Common
 // model, its normalization as code, the store, and the resume command. The
 // CLI composes these; nothing here launches Qwen Code.
 export type { QwenCodeWriteOptions } from "./common-to-qwen-code.js";
@@ -15,8 +16,8 @@ export {
   qwenResumeCommand,
   qwenSessionId,
 } from "./qwen-code-paths.js";
-export { qwenCodeProject } from "./qwen-code-project.js";
-export type { QwenCodeLine, QwenCodeSession } from "./qwen-code-schema.js";
+export { qwenCodeProject, qwenCodeStoreProject } from "./qwen-code-project.js";
+export type { QwenCodeLine, QwenCodeSession, QwenCodeSubagentFile } from "./qwen-code-schema.js";
 export type { QwenCodeSaveOptions, QwenCodeStoreOptions } from "./qwen-code-store.js";
 export { QwenCodeStore } from "./qwen-code-store.js";
 export type { QwenCodeReadOptions } from "./qwen-code-to-common.js";

@@ -110,7 +110,7 @@ describe("Qwen Code eras", () => {
   });
 });
 
-describe("Qwen Code 0.24.4 subagent transcripts (not read into subagents)", () => {
+describe("Qwen Code 0.24.4 subagent transcripts (the session file alone holds none; its load reads them: qwen-code-subagents.test.ts)", () => {
   const project = path.join(repoRoot, "fixtures/qwen-code/subagent/projects/-tmp-qwork-p");
   const parentId = "65e85728-5d51-4b93-a94c-d5f2f77c9721";
   const agentDir = path.join(project, "subagents", parentId);

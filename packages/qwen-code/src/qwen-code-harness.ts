@@ -1,4 +1,5 @@
-// Qwen Code as a harness: its chat recordings, the ~/.qwen/projects store,
+// Qwen Code as a harness: its chat recordings with their subagent
+// transcripts, the ~/.qwen/projects store,
 // `qwen --resume=<id>` run in the project directory (resume only looks in
 // that project's chats and refuses a recording whose first record's cwd is
 // another project), and Qwen Code's own offline check of a saved session
@@ -9,7 +10,8 @@ import { qwenCodeCodec } from "./qwen-code-codec.js";
 import { qwenResumeCommand } from "./qwen-code-paths.js";
 import { qwenCodeProject } from "./qwen-code-project.js";
 import type { QwenCodeSession } from "./qwen-code-schema.js";
-import { QwenCodeStore } from "./qwen-code-store.js";
+import { loadQwenFile, QwenCodeStore } from "./qwen-code-store.js";
+import { sessionOfSubagentFile } from "./qwen-code-subagents.js";
 import { qwenCodeProgramCheck } from "./qwen-code-verify.js";
 
 export const qwenCodeHarness: HarnessDefinition<QwenCodeSession> = {
@@ -19,6 +21,9 @@ export const qwenCodeHarness: HarnessDefinition<QwenCodeSession> = {
   codec: qwenCodeCodec,
   extension: ".jsonl",
   project: (transcript) => qwenCodeProject(transcript),
+  // A session file in a project's chats/ reads with its agents' transcripts (subagents/<id>/).
+  loadFile: (file, context) => loadQwenFile(file, context),
+  sideFileOf: (file) => sessionOfSubagentFile(file),
   *serializeChunks(transcript, options) {
     for (const line of commonToQwenCode(transcript, options).lines) yield `${line.text}\n`;
   },

@@ -63,8 +63,28 @@ export const qwenCodeLoss = {
   lineage: loss("qwen_code.lineage", "bookkeeping", "The session's lineage is not kept."),
   subagents: loss(
     "qwen_code.subagents",
+    "degraded",
+    "Subagent conversations are written as transcripts of their own (`subagents/<session id>/agent-<agentId>.jsonl` and `.meta.json`, which the store saves and loads beside the session), not in the session file: a single file written alone (`convert -o`, stdout) holds the main conversation only.",
+  ),
+  subagentId: loss(
+    "qwen_code.subagent-id",
+    "degraded",
+    "A subagent id that is not 1 to 128 characters of [A-Za-z0-9_-] is replaced by a UUID v5 of it, and one already used in the session by `<id>-<k>` (the first free k from 2): Qwen Code names an agent's files by its id and keeps a session's agents in one directory.",
+  ),
+  subagentTitle: loss(
+    "qwen_code.subagent-title",
+    "degraded",
+    "An empty subagent title is not kept: the meta file's `description` holds it, and an empty description reads as no title.",
+  ),
+  subagentMeta: loss(
+    "qwen_code.subagent-meta",
+    "bookkeeping",
+    "A subagent meta file's run state (createdAt, lastUpdatedAt, status, isBackgrounded, persistedCliFlags, resumeCount, lastError, …) is not kept; its agentId, agentType, description, toolUseId, parentAgentId and model are.",
+  ),
+  subagentFile: loss(
+    "qwen_code.subagent-file",
     "unsupported",
-    "Subagent conversations are not written (Qwen Code keeps its agents' transcripts elsewhere).",
+    "A file in the session's `subagents/<session id>/` that Qwen Code would not read as an agent of this session (a meta file that is not a JSON object, names no agentId, another file name or another parentSessionId; a transcript missing beside it, not a regular file or not JSON lines; past the 2000 agents Qwen Code reads) is left out. Named by the load.",
   ),
   context: loss(
     "qwen_code.context",

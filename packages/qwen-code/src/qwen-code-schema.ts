@@ -18,7 +18,27 @@ import { nonConversationSubtypes, type QwenRecord } from "./qwen-code-sniff.js";
 export const harness = "qwen_code";
 
 export type QwenCodeLine = JsonObjectLine;
-export type QwenCodeSession = JsonLines<QwenCodeLine>;
+
+/**
+ * A subagent's transcript as Qwen Code 0.24.4 keeps it beside the session:
+ * `projects/<project>/subagents/<session id>/agent-<agentId>.jsonl` (records
+ * like the session's, each with `agentId` and `isSidechain: true`) and its
+ * sidecar `agent-<agentId>.meta.json` (agentId, agentType, description,
+ * parentSessionId, toolUseId, parentAgentId, …). Never part of the session
+ * file's text: the store (and a file's load) reads and writes them.
+ */
+export interface QwenCodeSubagentFile {
+  readonly agentId: string;
+  /** The parsed `.meta.json` object. */
+  readonly meta: JsonObject;
+  /** The transcript's lines (`agent-<agentId>.jsonl`). */
+  readonly session: JsonLines<QwenCodeLine>;
+}
+
+export interface QwenCodeSession extends JsonLines<QwenCodeLine> {
+  /** The session's subagent transcripts, when a load found them or fromCommon wrote them. */
+  subagents?: readonly QwenCodeSubagentFile[];
+}
 
 export {
   knownSystemSubtypes,

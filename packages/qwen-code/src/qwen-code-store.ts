@@ -11,10 +11,12 @@ import {
   deleteSessionFile,
   ioError,
   isRegularFile,
+  joinJsonLines,
+  type LoadContext,
   listDirectories,
+  loadText,
   oneSessionFile,
   readHead,
-  readTextFile,
   refuseCopyElsewhere,
   regularFiles,
   type SaveOptions,
@@ -28,6 +30,16 @@ import { qwenCodeCodec } from "./qwen-code-codec.js";
 import { defaultQwenRoot, isQwenFileId, qwenProjectDirName } from "./qwen-code-paths.js";
 import { harness, type QwenCodeSession, recordOf } from "./qwen-code-schema.js";
 import { qwenSessionPaths } from "./qwen-code-store-root.js";
+import { qwenAgentFileNames, qwenFileNameComponent, withSubagents } from "./qwen-code-subagents.js";
+
+/** The session in `file` (any path), with the subagent transcripts beside it when it sits in a `chats/` directory. */
+export async function loadQwenFile(
+  file: string,
+  context: Partial<LoadContext> = {},
+): Promise<QwenCodeSession> {
+  const text = context.text ?? (await loadText(file, { environment: {}, ...context }, harness));
+  return withSubagents(file, qwenCodeCodec.parse(text, { file }), context);
+}
 
 export interface QwenCodeStoreOptions {
   /** The runtime directory holding projects/; defaults to QwenCodeStore.defaultRoot(env). */
@@ -124,8 +136,12 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
   }
 
   async load(id: string): Promise<QwenCodeSession> {
-    const file = await this.locate(id);
-    return qwenCodeCodec.parse(await readTextFile(file, { harness }), { file });
+    return this.loadFile(await this.locate(id));
+  }
+
+  /** The session in `file` with its subagent transcripts (`subagents/<id>/` beside `chats/`). */
+  loadFile(file: string, context: Partial<LoadContext> = {}): Promise<QwenCodeSession> {
+    return loadQwenFile(file, context);
   }
 
   /** The file a session is saved to: chats/<its session id>.jsonl in its cwd's project directory. */
@@ -167,8 +183,42 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
   ): Promise<{ id: string; path: string }> {
     const { id, path: file } = this.target(session, options.cwd);
     if (!options.overwrite) refuseCopyElsewhere(await this.#find(id), file, { id, harness });
+    const overwrite = options.overwrite === true;
+    // An existing session is refused before anything is written; then the agents, then the
+    // session, so a session Qwen Code lists never lacks the agents it names.
+    if (!overwrite && (await isRegularFile(file)))
+      throw new TxcriptError("CONFLICT", "the target already exists", {
+        harness,
+        location: { file },
+        hint: "pass --force (or overwrite: true) to replace it",
+      });
+    const directory = path.join(
+      path.dirname(path.dirname(file)),
+      "subagents",
+      qwenFileNameComponent(id),
+    );
+    for (const subagent of session.subagents ?? []) {
+      if (subagent.meta.agentId !== subagent.agentId || subagent.meta.parentSessionId !== id)
+        throw new TxcriptError(
+          "USAGE",
+          `subagent ${subagent.agentId} does not name itself and session ${id} in its meta`,
+          { harness, hint: "write it with qwenCodeCodec.fromCommon" },
+        );
+      const names = qwenAgentFileNames(subagent.agentId);
+      const common = { overwrite, root: this.root, harness };
+      await saveSessionFile(
+        path.join(directory, names.transcript),
+        joinJsonLines(subagent.session.lines, subagent.session.finalNewline),
+        common,
+      );
+      await saveSessionFile(
+        path.join(directory, names.meta),
+        JSON.stringify(subagent.meta, null, 2),
+        common,
+      );
+    }
     await saveSessionFile(file, qwenCodeCodec.serialize(session), {
-      overwrite: options.overwrite === true,
+      overwrite,
       root: this.root,
       harness,
     });

@@ -27,6 +27,7 @@ import {
   type QwenRecord,
   recordOf,
 } from "./qwen-code-schema.js";
+import { subagentsToCommon } from "./qwen-code-subagents.js";
 import { qwenToolToCanonical } from "./qwen-code-tools.js";
 
 export type QwenCodeReadOptions = ConversionOptions;
@@ -228,6 +229,21 @@ function compactionSummary(payload: JsonObject | undefined): string | undefined 
 
 export function qwenCodeToCommon(
   session: QwenCodeSession,
+  options?: QwenCodeReadOptions,
+): Transcript {
+  const transcript = conversationToCommon(session, options);
+  if (session.subagents === undefined || session.subagents.length === 0) return transcript;
+  const subagents = subagentsToCommon(
+    session.subagents,
+    (child) => conversationToCommon(child, options),
+    options,
+  );
+  return { ...transcript, subagents };
+}
+
+/** One recording's conversation (the session's, or a subagent transcript's). */
+function conversationToCommon(
+  session: Pick<QwenCodeSession, "lines">,
   options?: QwenCodeReadOptions,
 ): Transcript {
   const records: QwenRecord[] = [];

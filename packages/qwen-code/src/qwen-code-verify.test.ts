@@ -7,13 +7,15 @@
 // their identity fields. The check runs on a copy: the saved file is left
 // as it was.
 import { promises as fs } from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Transcript } from "@txcript/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { qwenCodeCodec } from "./qwen-code-codec.js";
 import { QwenCodeStore } from "./qwen-code-store.js";
-import { qwenCodeProgramCheck } from "./qwen-code-verify.js";
+import { qwenCodeProgramCheck, runQwen } from "./qwen-code-verify.js";
 
 const programs = (await import(
   new URL("../../../scripts/real-programs.mjs", import.meta.url).href
@@ -178,6 +180,18 @@ describe.skipIf(bin === undefined)(
       expect(result.detail).toMatch(/not found|different workspace|No saved session/i);
     }, 120_000);
 
+    it("does not resume an archived session (chats/archive/<id>.jsonl), which is why the store does not list them; the control: the same file in chats/ resumes", async () => {
+      const { store, saved, cwd } = await saveSample("archived");
+      const good = await check(saved, store.root, cwd);
+      expect(good.ok, good.detail).toBe(true);
+      const archived = path.join(path.dirname(saved.path), "archive", path.basename(saved.path));
+      await fs.mkdir(path.dirname(archived));
+      await fs.rename(saved.path, archived);
+      const result = await check({ ...saved, path: archived }, store.root, cwd);
+      expect(result.ok, result.detail).toBe(false);
+      expect(result.detail).toMatch(/No saved session found with ID/);
+    }, 200_000);
+
     it("fails when the records lost their identity fields (the control)", async () => {
       const { store, saved, cwd } = await saveSample("broken");
       const text = await fs.readFile(saved.path, "utf8");
@@ -186,5 +200,199 @@ describe.skipIf(bin === undefined)(
       expect(result.ok, result.detail).toBe(false);
       expect(result.detail).toMatch(/missing/);
     }, 120_000);
+  },
+);
+
+/** The sample with an `agent` call answered, and that agent's conversation as a subagent. */
+function withSubagent(transcript: Transcript): Transcript {
+  const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 1, second)).toISOString();
+  return {
+    ...transcript,
+    messages: [
+      ...transcript.messages,
+      { role: "user", content: [{ type: "text", text: "ask a helper-12" }], timestamp: at(0) },
+      {
+        role: "assistant",
+        content: [
+          {
+            type: "tool_use",
+            id: "call_agent_3",
+            tool: {
+              name: "Task",
+              input: {
+                description: "look",
+                prompt: "look at notes",
+                subagent_type: "general-purpose",
+              },
+            },
+          },
+        ],
+        timestamp: at(1),
+      },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "call_agent_3",
+            content: "HELPER-SAID-5",
+            isError: false,
+          },
+        ],
+        timestamp: at(4),
+      },
+      { role: "assistant", content: [{ type: "text", text: "helped" }], timestamp: at(5) },
+    ],
+    subagents: [
+      {
+        id: "general-purpose-call_agent_3",
+        toolUseId: "call_agent_3",
+        agentType: "general-purpose",
+        title: "AGENT-DESCRIPTION-8",
+        messages: [
+          { role: "user", content: [{ type: "text", text: "look at notes" }], timestamp: at(2) },
+          {
+            role: "assistant",
+            content: [{ type: "text", text: "HELPER-SAID-5" }],
+            timestamp: at(3),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * A model stub whose first answer to the resumed prompt is a `list_agents`
+ * call (then "ok" to everything): the tool's result, in the next request, is
+ * Qwen Code's own roster of the agents it restored from the session's files.
+ */
+async function rosterOf(saved: { id: string }, storeRoot: string, cwd: string): Promise<string> {
+  // A home of its own holding a copy of the store as its .qwen.
+  const home = await fs.mkdtemp(path.join(root, "home-"));
+  await fs.mkdir(path.join(home, "tmp"));
+  await fs.cp(storeRoot, path.join(home, ".qwen"), { recursive: true });
+  const bodies: unknown[] = [];
+  let listed = false;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      bodies.push(JSON.parse(text || "{}"));
+      const base = {
+        id: "chatcmpl-stub",
+        created: 1,
+        model: "stub-model",
+        object: "chat.completion.chunk",
+      };
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+      const list = !listed && text.includes("roster-please") && !text.includes("memory extraction");
+      if (list) listed = true;
+      const delta = list
+        ? {
+            role: "assistant",
+            tool_calls: [
+              {
+                index: 0,
+                id: "call_list",
+                type: "function",
+                function: { name: "list_agents", arguments: "{}" },
+              },
+            ],
+          }
+        : { role: "assistant", content: "ok" };
+      const events = [
+        { ...base, choices: [{ index: 0, delta, finish_reason: null }] },
+        {
+          ...base,
+          choices: [{ index: 0, delta: {}, finish_reason: list ? "tool_calls" : "stop" }],
+          usage,
+        },
+      ];
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(
+        `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("")}data: [DONE]\n\n`,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const run = await runQwen(
+      bin as string,
+      home,
+      cwd,
+      ["--auth-type", "openai", "--yolo", `--resume=${saved.id}`, "roster-please"],
+      origin,
+      90_000,
+    );
+    expect(run.status, run.output).toBe(0);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  for (const body of bodies) {
+    const messages = (
+      body as { messages?: { role?: string; tool_call_id?: string; content?: unknown }[] }
+    ).messages;
+    const result = messages?.find(
+      (message) => message.role === "tool" && message.tool_call_id === "call_list",
+    );
+    if (result !== undefined) return JSON.stringify(result.content);
+  }
+  throw new Error("no request carried the list_agents result");
+}
+
+describe.skipIf(bin === undefined)(
+  `Qwen Code ${programs.realPrograms.qwen?.version}: a session saved with subagents${bin === undefined ? ` (skipped: ${reason})` : ""}`,
+  () => {
+    it("still resumes with its whole history (the agents' files beside it)", async () => {
+      const { store, saved, cwd } = await saveSample("with-agent", withSubagent);
+      const agents = path.join(path.dirname(path.dirname(saved.path)), "subagents", saved.id);
+      expect((await fs.readdir(agents)).sort()).toEqual([
+        "agent-general-purpose-call_agent_3.jsonl",
+        "agent-general-purpose-call_agent_3.meta.json",
+      ]);
+      const result = await check(saved, store.root, cwd);
+      expect(result.detail).toBe(
+        "resumed the session: the model received 3 prompts, 3 tool calls and 3 results",
+      );
+      expect(result.ok).toBe(true);
+    }, 120_000);
+
+    // Qwen Code restores a session's background agents from subagents/<id>/ on resume and
+    // lists them with list_agents; txcript writes its agents as finished foreground ones
+    // (isBackgrounded: false), which it keeps but does not restore. Marked background, the
+    // written files show that Qwen Code finds them and takes the transcript as the agent's own
+    // (can_message: no identity, cwd or missing-transcript block).
+    async function backgrounded(label: string, spoil?: (agents: string) => Promise<void>) {
+      const { store, saved, cwd } = await saveSample(label, withSubagent);
+      const agents = path.join(path.dirname(path.dirname(saved.path)), "subagents", saved.id);
+      const metaFile = path.join(agents, "agent-general-purpose-call_agent_3.meta.json");
+      const meta = JSON.parse(await fs.readFile(metaFile, "utf8"));
+      await fs.writeFile(metaFile, JSON.stringify({ ...meta, isBackgrounded: true }, null, 2));
+      await spoil?.(agents);
+      return rosterOf(saved, store.root, cwd);
+    }
+
+    it("finds the written agent where it looks, and takes its transcript as the agent's own", async () => {
+      const roster = await backgrounded("roster");
+      expect(roster).toContain('\\"task_id\\":\\"general-purpose-call_agent_3\\"');
+      expect(roster).toContain("AGENT-DESCRIPTION-8");
+      expect(roster).toContain('\\"can_message\\":true');
+    }, 120_000);
+
+    it("the controls: written as is (foreground) it is not restored; with records naming another session it cannot be messaged", async () => {
+      const { store, saved, cwd } = await saveSample("foreground", withSubagent);
+      expect(await rosterOf(saved, store.root, cwd)).not.toContain("general-purpose-call_agent_3");
+      const foreign = await backgrounded("foreign-agent", async (agents) => {
+        const file = path.join(agents, "agent-general-purpose-call_agent_3.jsonl");
+        const text = await fs.readFile(file, "utf8");
+        await fs.writeFile(file, text.replaceAll(saved.id, "99999999-9999-4999-8999-999999999999"));
+      });
+      expect(foreign).toContain("general-purpose-call_agent_3");
+      expect(foreign).toContain('\\"can_message\\":false');
+    }, 200_000);
   },
 );

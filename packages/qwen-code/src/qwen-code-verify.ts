@@ -1,6 +1,6 @@
 // Qwen Code's own offline check of a saved session (`txcript continue
 // --verify`): the recording is copied into a temporary home at the same
-// place under .qwen/projects/, a model stub is started on 127.0.0.1 (an
+// place under .qwen/projects/ (with its agents' transcripts, subagents/<id>/), a model stub is started on 127.0.0.1 (an
 // OpenAI-compatible chat-completions endpoint that answers "ok", serves at
 // most a few requests and closes itself), and in the session's directory
 // `qwen --auth-type openai --resume=<id> <prompt>` runs with a fake key, the
@@ -250,6 +250,16 @@ export const qwenCodeProgramCheck: ProgramCheck = {
       await fs.mkdir(path.dirname(copy), { recursive: true });
       await fs.mkdir(path.join(home, "tmp"), { recursive: true });
       await fs.copyFile(saved.path, copy);
+      // The session's agents (subagents/<id>/ beside chats/), regular files only.
+      const agents = path.join(path.dirname(path.dirname(saved.path)), "subagents", saved.id);
+      if ((await fs.lstat(agents).catch(() => undefined))?.isDirectory())
+        await fs.cp(agents, path.join(path.dirname(path.dirname(copy)), "subagents", saved.id), {
+          recursive: true,
+          filter: async (source) => {
+            const stat = await fs.lstat(source);
+            return stat.isDirectory() || stat.isFile();
+          },
+        });
       const expected = expectedHistory(await fs.readFile(copy, "utf8"));
       const marker = `txcript-verify-${path.basename(root)}`;
       const run = await runQwen(
