@@ -57,6 +57,16 @@ const ampInputs = [
   ...[path.join(realRoot, "amp-export-convo.json")].filter((file) => existsSync(file)),
 ];
 
+const opencodeInputs = [
+  ...readdirSync(path.join(fixturesRoot, "opencode"))
+    .filter((name) => name.endsWith(".json") && !name.endsWith(".common.json"))
+    .sort()
+    .map((name) => path.join(fixturesRoot, "opencode", name)),
+  ...["export-1.2.20-codectx.json"]
+    .map((name) => path.join(realRoot, "opencode", name))
+    .filter((file) => existsSync(file)),
+];
+
 const piInputs = [...jsonl(path.join(fixturesRoot, "pi")), ...jsonl(path.join(realRoot, "pi"))];
 
 const streamAlways = { TXCRIPT_STREAM_MIN_BYTES: "0" };
@@ -103,9 +113,11 @@ describe("convert, streamed", () => {
     });
 
   // Read line by line, written by a streaming writer (Amp's too): stream-json captures, Gemini
-  // CLI's JSONL recordings, pi sessions, and Amp threads (one JSON document, walked line by line).
+  // CLI's JSONL recordings, pi sessions, and Amp threads and OpenCode exports (one JSON document
+  // each, walked line by line).
   for (const [from, inputs] of [
     ["amp", ampInputs],
+    ["opencode", opencodeInputs],
     ["stream_json", streamJsonInputs],
     ["gemini_cli", geminiInputs],
     ["pi", piInputs],
@@ -205,14 +217,16 @@ describe("convert, streamed", () => {
       expect(result.stderr).toContain(why);
       expect(result.text).toBeUndefined();
     }
-    const opencode = path.join(fixturesRoot, "opencode/tool-calls.json");
-    const opencodeSize = readFileSync(opencode).length;
-    const refused = await run(opencode, "codex", {
-      TXCRIPT_MAX_INPUT_BYTES: String(opencodeSize - 1),
-      ...streamAlways,
-    });
+    const common = path.join(fixturesRoot, "opencode/tool-calls.common.json");
+    const commonSize = readFileSync(common).length;
+    const refused = await run(
+      common,
+      "codex",
+      { TXCRIPT_MAX_INPUT_BYTES: String(commonSize - 1), ...streamAlways },
+      ["--from", "common"],
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("cannot stream: opencode is read as one document");
+    expect(refused.stderr).toContain("cannot stream: common is read as one document");
   });
 
   it("--redact streams past the input limit: the whole path's output, summary and report, no secret left", async () => {

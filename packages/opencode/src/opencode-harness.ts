@@ -1,16 +1,18 @@
 // OpenCode as a harness: its export JSON, the read-only database and
 // storage-tree store, and continuing through `opencode import` (afterSave)
 // then `opencode --session <id>` in the session's directory, and OpenCode's
-// own offline check of the file before that (opencode-verify.ts).
+// own offline check of the file before that (opencode-verify.ts). A long
+// export file is read line by line (opencode-stream-read.ts).
 import { rm } from "node:fs/promises";
-import type { HarnessDefinition } from "@txcript/core";
+import { type HarnessDefinition, readHead } from "@txcript/core";
 import { opencodeCodec } from "./opencode-codec.js";
 import { opencodeImport } from "./opencode-import.js";
-import { loadOpencodeFile } from "./opencode-load.js";
+import { loadOpencodeFile, opencodeStorageOf } from "./opencode-load.js";
 import { opencodeResumeCommand } from "./opencode-paths.js";
 import { opencodeProject } from "./opencode-project.js";
 import type { OpencodeSession } from "./opencode-schema.js";
 import { OpencodeStore } from "./opencode-store.js";
+import { opencodeReadStream } from "./opencode-stream-read.js";
 import { opencodeProgramCheck } from "./opencode-verify.js";
 
 export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
@@ -33,7 +35,15 @@ export const opencodeHarness: HarnessDefinition<OpencodeSession> = {
     loadOpencodeFile(file, context, (id) =>
       new OpencodeStore({ env: context.environment }).load(id),
     ),
-  readsAlone: async () => undefined,
+  // An export file alone is what its load reads (line by line when long: opencode-stream-read.ts);
+  // a stored session is read with its database or storage tree.
+  readsAlone: async (file, context) =>
+    context.discovered !== undefined ||
+    opencodeStorageOf(file) !== undefined ||
+    (await readHead(file, 16)).startsWith("SQLite format 3")
+      ? undefined
+      : {},
+  readStream: opencodeReadStream,
   store: (environment, root) =>
     new OpencodeStore({ env: environment, ...(root === undefined ? {} : { root }) }),
   resumeCommand: (id) => opencodeResumeCommand(id),

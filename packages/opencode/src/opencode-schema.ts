@@ -52,7 +52,11 @@ export interface OpencodeTokens {
   total?: number;
 }
 
-function invalid(message: string, path: (string | number)[], options: ParseOptions): TxcriptError {
+export function invalidExport(
+  message: string,
+  path: (string | number)[],
+  options: ParseOptions,
+): TxcriptError {
   return new TxcriptError("INVALID_DOCUMENT", message, {
     harness,
     location: {
@@ -74,16 +78,20 @@ export function parseOpencodeExport(text: string, options: ParseOptions = {}): O
     ...(options.file === undefined ? {} : { file: options.file }),
   });
   if (!isJsonObject(value))
-    throw invalid(
+    throw invalidExport(
       `not an OpenCode export: expected a JSON object, got ${quote(text, 40)}`,
       [],
       options,
     );
   if (!isJsonObject(ownValue(value, "info")))
-    throw invalid("not an OpenCode export: `info` is missing or not an object", ["info"], options);
+    throw invalidExport(
+      "not an OpenCode export: `info` is missing or not an object",
+      ["info"],
+      options,
+    );
   const messages = ownValue(value, "messages");
   if (!Array.isArray(messages))
-    throw invalid(
+    throw invalidExport(
       "not an OpenCode export: `messages` is missing or not an array",
       ["messages"],
       options,
@@ -118,17 +126,17 @@ function renderParsed(session: OpencodeSession, options: ParseOptions): string {
   }
 }
 
-function checkEntry(entry: Json, index: number, options: ParseOptions): void {
+export function checkEntry(entry: Json, index: number, options: ParseOptions): void {
   if (!isJsonObject(entry))
-    throw invalid("a message is not a JSON object", ["messages", index], options);
+    throw invalidExport("a message is not a JSON object", ["messages", index], options);
   if (!isJsonObject(ownValue(entry, "info")))
-    throw invalid("a message has no `info` object", ["messages", index, "info"], options);
+    throw invalidExport("a message has no `info` object", ["messages", index, "info"], options);
   const parts = ownValue(entry, "parts");
   if (!Array.isArray(parts))
-    throw invalid("a message has no `parts` array", ["messages", index, "parts"], options);
+    throw invalidExport("a message has no `parts` array", ["messages", index, "parts"], options);
   const bad = parts.findIndex((part) => !isJsonObject(part));
   if (bad !== -1)
-    throw invalid("a part is not a JSON object", ["messages", index, "parts", bad], options);
+    throw invalidExport("a part is not a JSON object", ["messages", index, "parts", bad], options);
 }
 
 function render(session: OpencodeSession): string {

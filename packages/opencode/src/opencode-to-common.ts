@@ -437,8 +437,7 @@ function summaryOf(entry: OpencodeEntry | undefined): string | undefined {
     .join("");
 }
 
-function metaOf(session: OpencodeSession, reader: Reader): Meta {
-  const info = session.document.info;
+function metaOf(info: JsonObject, reader: Reader): Meta {
   const id = stringField(info, "id");
   if (!id)
     throw new TxcriptError("INVALID_DOCUMENT", "the session has no id", {
@@ -463,27 +462,36 @@ function metaOf(session: OpencodeSession, reader: Reader): Meta {
   return meta;
 }
 
-/** The Common transcript of one OpenCode session. */
-export function opencodeToCommon(
-  session: OpencodeSession,
-  options?: ConversionOptions,
-  asSubagent = false,
-): Transcript {
-  const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new LossTally() };
-  const meta = metaOf(session, reader);
-  sessionBookkeeping(reader, session.document.info, asSubagent);
-  reader.clock = meta.timestamp;
-  const entries = session.document.messages;
-  const messages: Message[] = [];
-  for (let index = 0; index < entries.length; index += 1) {
-    const entry = entries[index] as OpencodeEntry;
+/**
+ * The reading of an OpenCode session, one message entry at a time (`readEntry`, given the entry
+ * after it, which a compaction's summary message is): opencodeToCommon over a document held
+ * whole, and the streaming reader over entries as they are read.
+ */
+export class OpencodeEntryReader {
+  readonly messages: Message[] = [];
+  readonly meta: Meta;
+  readonly #reader: Reader;
+
+  constructor(info: JsonObject, options: ConversionOptions | undefined, asSubagent: boolean) {
+    const reader: Reader = { options, clock: new Date(0).toISOString(), tally: new LossTally() };
+    this.meta = metaOf(info, reader);
+    sessionBookkeeping(reader, info, asSubagent);
+    reader.clock = this.meta.timestamp;
+    this.#reader = reader;
+  }
+
+  /** Read entry `index` into `messages`; true when it took `next` too (a compaction's summary). */
+  readEntry(entry: OpencodeEntry, index: number, next: OpencodeEntry | undefined): boolean {
+    const reader = this.#reader;
+    const options = reader.options;
+    const messages = this.messages;
     const path = `$.messages[${index}]`;
     const info = entry.info;
     const role = ownValue(info, "role");
     const time = objectField(info, "time");
     if (role !== "user" && role !== "assistant") {
       warn(options, losses.unmodeledRole, `a ${String(role)} message has no Common role`, path);
-      continue;
+      return false;
     }
     const timestamp = timeOf(
       reader,
@@ -493,7 +501,7 @@ export function opencodeToCommon(
     messageBookkeeping(reader, info, role, path);
     const compaction = entry.parts.find((part) => ownValue(part, "type") === "compaction");
     if (role === "user" && compaction !== undefined) {
-      const summary = summaryOf(entries[index + 1]);
+      const summary = summaryOf(next);
       const where = `${path}.parts[${entry.parts.indexOf(compaction)}]`;
       partBookkeeping(reader, compaction, "compaction", where, false);
       entry.parts.forEach((part, at) => {
@@ -512,7 +520,6 @@ export function opencodeToCommon(
           "a summary message became a compaction summary",
           `$.messages[${index + 1}]`,
         );
-        index += 1;
       }
       const trigger = ownValue(compaction, "auto") === true ? "auto" : "manual";
       messages.push({
@@ -520,7 +527,7 @@ export function opencodeToCommon(
         content: [{ type: "compaction", summary: summary ?? "", trigger }],
         timestamp,
       });
-      continue;
+      return summary !== undefined;
     }
     const steps = role === "assistant" ? stepsOf(entry.parts) : [entry.parts];
     const context = role === "user" && isContext(entry);
@@ -565,8 +572,28 @@ export function opencodeToCommon(
         });
       }
     });
+
+    return false;
   }
-  reader.tally.flush(options);
+
+  /** The tally's warnings, once every entry was read. */
+  finish(): void {
+    this.#reader.tally.flush(this.#reader.options);
+  }
+}
+
+/** The Common transcript of one OpenCode session. */
+export function opencodeToCommon(
+  session: OpencodeSession,
+  options?: ConversionOptions,
+  asSubagent = false,
+): Transcript {
+  const read = new OpencodeEntryReader(session.document.info, options, asSubagent);
+  const entries = session.document.messages;
+  for (let index = 0; index < entries.length; index += 1)
+    if (read.readEntry(entries[index] as OpencodeEntry, index, entries[index + 1])) index += 1;
+  read.finish();
+  const { meta, messages } = read;
   if (session.children !== undefined && session.children.length > 0)
     return { meta, messages, subagents: subagentsOf(session, options) };
   return { meta, messages };
