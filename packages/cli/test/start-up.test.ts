@@ -108,6 +108,25 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
   });
 
+  it("view loads only the zod it calls: zod is imported as a namespace, so esbuild drops the rest", async () => {
+    // `import { z } from "zod"` makes the bundle build zod's whole namespace
+    // object, and with it every module zod has (from-json-schema, the JIT
+    // compiler, the coercions); `import * as z` lets esbuild keep what
+    // `z.string`, `z.strictObject`, … reach. The control: the schema zod
+    // needs for those (core/schemas.js) is loaded, and the hook sees zod.
+    const { result, sources } = await loading(["view", ampThread]);
+    expect(result.code, result.stderr).toBe(0);
+    const zod = sources.filter((file) => file.includes("/zod/v4/"));
+    expect(zod.some((file) => file.endsWith("/zod/v4/classic/schemas.js"))).toBe(true);
+    for (const unused of [
+      "/zod/v4/classic/external.js",
+      "/zod/v4/classic/from-json-schema.js",
+      "/zod/v4/classic/coerce.js",
+      "/zod/v4/core/index.js",
+    ])
+      expect(zod.filter((file) => file.endsWith(unused))).toEqual([]);
+  });
+
   it("--version loads the bin's entry alone", async () => {
     const { result, files } = await loading(["--version"]);
     expect(result.code).toBe(0);
