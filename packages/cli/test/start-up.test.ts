@@ -108,6 +108,24 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
   });
 
+  it("--help loads neither zod nor core's schemas (control: view of an Amp thread loads both)", async () => {
+    // main.ts, args.ts, harnesses.ts and report.ts take TxcriptError, closest and
+    // HarnessRegistry from @txcript/core's `./errors` and `./harness`, not its index.
+    for (const args of [["--help"], ["view", "--help"]]) {
+      const { result, sources } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(sources).toContain("../core/src/errors.ts");
+      expect(sources).toContain("../core/src/harness.ts");
+      expect(sources.filter((file) => file.includes("/zod/"))).toEqual([]);
+      expect(sources).not.toContain("../core/src/model.ts");
+      expect(sources).not.toContain("../core/src/index.ts");
+    }
+    const view = await loading(["view", ampThread]);
+    expect(view.result.code, view.result.stderr).toBe(0);
+    expect(view.sources).toContain("../core/src/model.ts");
+    expect(view.sources.some((file) => file.endsWith("/zod/v4/core/schemas.js"))).toBe(true);
+  });
+
   it("view loads only the zod it calls: zod is imported as a namespace, so esbuild drops the rest", async () => {
     // `import { z } from "zod"` makes the bundle build zod's whole namespace
     // object, and with it every module zod has (from-json-schema, the JIT
