@@ -145,6 +145,21 @@ describe("start-up loads only the harnesses a command touches", () => {
       expect(zod.filter((file) => file.endsWith(unused))).toEqual([]);
   });
 
+  it("--help and view load no node:crypto (control: convert into a file, whose temporary name is random, does)", async () => {
+    // core's files.ts and uuid.ts load it on the first hash (node-crypto.ts).
+    for (const args of [["--help"], ["view", ampThread]]) {
+      const { result, builtins } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(builtins).toContain("node:fs");
+      expect(builtins).not.toContain("node:crypto");
+    }
+    const output = path.join(home.root, "out.jsonl");
+    const convert = await loading(["convert", ampThread, "--to", "cc", "-o", output]);
+    expect(convert.result.code, convert.result.stderr).toBe(0);
+    await fs.access(output);
+    expect(convert.builtins).toContain("node:crypto");
+  });
+
   it("--version loads the bin's entry alone", async () => {
     const { result, files } = await loading(["--version"]);
     expect(result.code).toBe(0);
