@@ -2,7 +2,8 @@
 // unknown options, missing values and stray positionals become USAGE
 // errors (exit 2) that point at the command's --help.
 import { parseArgs } from "node:util";
-import { closest, TxcriptError } from "@txcript/core";
+import { TxcriptError } from "@txcript/core/errors";
+import { closest } from "@txcript/core/harness";
 import type { CommandSpec } from "./command-specs.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;

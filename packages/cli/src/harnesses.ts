@@ -10,7 +10,7 @@
 // (list, search, help, a directory) calls `loadRegistry` first; the sync
 // lookups below read what is loaded.
 import type { AnyHarness, Environment, OptionContext, Store } from "@txcript/core";
-import { HarnessRegistry } from "@txcript/core";
+import { HarnessRegistry } from "@txcript/core/harness";
 import { loadHarness } from "@txcript/harnesses/lazy";
 import { harnessIdOf, harnessSniffs, sniffHarness } from "@txcript/harnesses/sniffs";
 

@@ -2,7 +2,9 @@
 // and turns any error into one stderr line and an exit code (a stack trace
 // only with --debug). Returns the exit code; the bin sets process.exitCode.
 
-import { type AnyHarness, closest, type HarnessRegistry, TxcriptError } from "@txcript/core";
+import type { AnyHarness, HarnessRegistry } from "@txcript/core";
+import { TxcriptError } from "@txcript/core/errors";
+import { closest } from "@txcript/core/harness";
 import { type Parsed, parseCommand } from "./args.js";
 import { commandSpecs, findCommand } from "./command-specs.js";
 import { loadRegistry, useRegistry } from "./harnesses.js";

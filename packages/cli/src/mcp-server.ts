@@ -15,7 +15,7 @@ import { promises as fs } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Discovered, Transcript } from "@txcript/core";
 import { readTimestamp, TxcriptError, toText } from "@txcript/core";
-import { z } from "zod";
+import * as z from "zod";
 import { findHarness, stores } from "./harnesses.js";
 import { findSession, readLocated, readTranscript } from "./input.js";
 import type { Io } from "./io.js";

@@ -1,7 +1,7 @@
 // Errors as the user sees them: one line on stderr,
 // `txcript: <file>:<line>: <what> (<hint>)`, a stack trace only with
 // --debug, and the exit code by class (listed in `txcript --help`).
-import { TxcriptError } from "@txcript/core";
+import { TxcriptError } from "@txcript/core/errors";
 
 /** Exit codes by class: success, bad input or a failed step, usage or refusal, a bug of ours. */
 export const exitCodes = { ok: 0, failed: 1, usage: 2, internal: 70 } as const;

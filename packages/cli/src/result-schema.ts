@@ -1,7 +1,7 @@
 // The shape of every `--json` result, as a zod schema: the one source of
 // docs/schema/cli-result.schema.json (a test keeps the file current and
 // validates each command's output against it).
-import { z } from "zod";
+import * as z from "zod";
 
 const Loss = z.strictObject({
   /** A batch result names the input each loss came from. */

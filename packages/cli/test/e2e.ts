@@ -165,7 +165,9 @@ export async function listFiles(directory: string): Promise<string[]> {
  * Run the bin with a module hook (Node's `module.register`) that logs every
  * module it resolves: the result, the bundle files it loaded, and the source
  * files those hold (esbuild's `// file` markers), so a test can tell which
- * packages a command loaded.
+ * packages a command loaded; and Node's built-in modules the process loaded
+ * (`process.moduleLoadList` at exit: also those a `require` loads, which no
+ * resolve hook sees), as `node:<name>`.
  */
 export async function runWithLoadLog(
   home: Home,
@@ -173,6 +175,7 @@ export async function runWithLoadLog(
   env: Record<string, string> = {},
 ): Promise<{ result: RunResult; files: string[]; sources: string[]; builtins: string[] }> {
   const log = path.join(home.root, "loaded.txt");
+  const builtinLog = path.join(home.root, "builtins.txt");
   const hooks = path.join(home.root, "hooks.mjs");
   const register = path.join(home.root, "register.mjs");
   await fs.writeFile(
@@ -187,14 +190,18 @@ export async function resolve(specifier, context, next) {
   );
   await fs.writeFile(
     register,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    `import { writeFileSync } from "node:fs";
+import { register } from "node:module";
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+process.on("exit", () => writeFileSync(${JSON.stringify(builtinLog)}, process.moduleLoadList.join("\\n")));
+`,
   );
   await fs.rm(log, { force: true });
+  await fs.rm(builtinLog, { force: true });
   const result = await txcript(home, args, {
     env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
   });
   const urls = (await fs.readFile(log, "utf8").catch(() => "")).split("\n");
-  const builtins = [...new Set(urls.filter((url) => url.startsWith("node:")))].sort();
   const files = [
     ...new Set(
       urls
@@ -207,5 +214,9 @@ export async function resolve(specifier, context, next) {
       (match) => match[1] as string,
     ),
   );
+  const builtins = (await fs.readFile(builtinLog, "utf8").catch(() => ""))
+    .split("\n")
+    .filter((line) => line.startsWith("NativeModule ") && !line.includes("internal/"))
+    .map((line) => `node:${line.slice("NativeModule ".length)}`);
   return { result, files, sources, builtins };
 }

@@ -108,6 +108,58 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
   });
 
+  it("--help loads neither zod nor core's schemas (control: view of an Amp thread loads both)", async () => {
+    // main.ts, args.ts, harnesses.ts and report.ts take TxcriptError, closest and
+    // HarnessRegistry from @txcript/core's `./errors` and `./harness`, not its index.
+    for (const args of [["--help"], ["view", "--help"]]) {
+      const { result, sources } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(sources).toContain("../core/src/errors.ts");
+      expect(sources).toContain("../core/src/harness.ts");
+      expect(sources.filter((file) => file.includes("/zod/"))).toEqual([]);
+      expect(sources).not.toContain("../core/src/model.ts");
+      expect(sources).not.toContain("../core/src/index.ts");
+    }
+    const view = await loading(["view", ampThread]);
+    expect(view.result.code, view.result.stderr).toBe(0);
+    expect(view.sources).toContain("../core/src/model.ts");
+    expect(view.sources.some((file) => file.endsWith("/zod/v4/core/schemas.js"))).toBe(true);
+  });
+
+  it("view loads only the zod it calls: zod is imported as a namespace, so esbuild drops the rest", async () => {
+    // `import { z } from "zod"` makes the bundle build zod's whole namespace
+    // object, and with it every module zod has (from-json-schema, the JIT
+    // compiler, the coercions); `import * as z` lets esbuild keep what
+    // `z.string`, `z.strictObject`, … reach. The control: the schema zod
+    // needs for those (core/schemas.js) is loaded, and the hook sees zod.
+    const { result, sources } = await loading(["view", ampThread]);
+    expect(result.code, result.stderr).toBe(0);
+    const zod = sources.filter((file) => file.includes("/zod/v4/"));
+    expect(zod.some((file) => file.endsWith("/zod/v4/classic/schemas.js"))).toBe(true);
+    for (const unused of [
+      "/zod/v4/classic/external.js",
+      "/zod/v4/classic/from-json-schema.js",
+      "/zod/v4/classic/coerce.js",
+      "/zod/v4/core/index.js",
+    ])
+      expect(zod.filter((file) => file.endsWith(unused))).toEqual([]);
+  });
+
+  it("--help and view load no node:crypto (control: convert into a file, whose temporary name is random, does)", async () => {
+    // core's files.ts and uuid.ts load it on the first hash (node-crypto.ts).
+    for (const args of [["--help"], ["view", ampThread]]) {
+      const { result, builtins } = await loading(args);
+      expect(result.code, result.stderr).toBe(0);
+      expect(builtins).toContain("node:fs");
+      expect(builtins).not.toContain("node:crypto");
+    }
+    const output = path.join(home.root, "out.jsonl");
+    const convert = await loading(["convert", ampThread, "--to", "cc", "-o", output]);
+    expect(convert.result.code, convert.result.stderr).toBe(0);
+    await fs.access(output);
+    expect(convert.builtins).toContain("node:crypto");
+  });
+
   it("--version loads the bin's entry alone", async () => {
     const { result, files } = await loading(["--version"]);
     expect(result.code).toBe(0);

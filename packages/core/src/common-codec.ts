@@ -1,7 +1,7 @@
 // The Common document: the versioned JSON form of a Transcript that
 // `txcript export` writes and `convert --from common` reads. It is the
 // identity codec, so core proves its own law suite on it.
-import { z } from "zod";
+import * as z from "zod";
 import type { Codec, Loss, ParseOptions } from "./codec.js";
 import { commonSniff } from "./common-sniff.js";
 import { jsonPath, TxcriptError } from "./errors.js";

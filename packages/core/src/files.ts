@@ -1,10 +1,10 @@
 // File-system primitives the stores and the CLI share: atomic writes that
 // never clobber unless asked, path-safety checks, and cheap head reads for
 // discovery. Errors are TxcriptError (CONFLICT, UNSAFE_PATH, IO).
-import { createHash, randomBytes } from "node:crypto";
 import { constants, promises as fs, type Stats, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError } from "./errors.js";
+import { nodeCrypto } from "./node-crypto.js";
 
 export interface WriteAtomicOptions {
   /** Replace an existing file. Without it an existing target is a CONFLICT. */
@@ -93,7 +93,7 @@ export function temporaryPrefix(base: string): string {
   // `.<pid>.<12 hex>.tmp`: a pid has at most 7 digits on Linux (pid_max 4194304).
   const suffixBytes = ".4194304.0123456789ab.tmp".length;
   if (Buffer.byteLength(`.${base}.`) + suffixBytes <= nameMax) return `.${base}.`;
-  const hash = createHash("sha256").update(base).digest("hex").slice(0, 16);
+  const hash = nodeCrypto().createHash("sha256").update(base).digest("hex").slice(0, 16);
   let cut = base;
   while (Buffer.byteLength(`.${cut}~${hash}.`) + suffixBytes > nameMax)
     cut = cut.slice(0, cut.length - 1);
@@ -106,7 +106,7 @@ function temporaryName(target: string): string {
   const prefix = temporaryPrefix(path.basename(target));
   return path.join(
     path.dirname(target),
-    `${prefix}${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+    `${prefix}${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}.tmp`,
   );
 }
 

@@ -1,7 +1,7 @@
 // The JSON Schema of the Common document, generated from the zod schemas
 // (never written by hand). docs/schema/ holds the checked-in copy; a test
 // keeps it current.
-import { z } from "zod";
+import * as z from "zod";
 import { CommonDocument } from "./common-codec.js";
 
 export function commonJsonSchema(): Record<string, unknown> {

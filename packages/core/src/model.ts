@@ -2,7 +2,7 @@
 // schemas are the single source; the TypeScript types are inferred from
 // them and the JSON Schema in docs/schema/ is generated from them. Every
 // object is strict, so a value that validates carries nothing unmodeled.
-import { z } from "zod";
+import * as z from "zod";
 import { JsonValue, type Tool, ToolSchema } from "./tools.js";
 
 /** ISO 8601 UTC with milliseconds, as `Date.prototype.toISOString` writes it. */

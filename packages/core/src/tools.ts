@@ -3,7 +3,7 @@
 // when an input fits its schema exactly, and the caller's input object is
 // kept as is (key order included), so fromCanonical/toCanonical are exact
 // inverses for any name and any JSON input.
-import { z } from "zod";
+import * as z from "zod";
 import { isJsonObject, type Json } from "./json.js";
 
 export const JsonValue: z.ZodType<Json> = z.json() as z.ZodType<Json>;

@@ -2,7 +2,8 @@
 // packages derive deterministic ids without another dependency. Writers
 // derive one per line, so `uuidV5In(namespace)` keeps the namespace bytes in
 // a reused buffer and hashes in one shot (`crypto.hash`, Node ≥ 20.12).
-import * as crypto from "node:crypto";
+// node:crypto is loaded on the first hash (node-crypto.ts).
+import { nodeCrypto } from "./node-crypto.js";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,13 +12,15 @@ export function isUuid(value: string): boolean {
 }
 
 type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "hex") => string;
-const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
+let oneShot: OneShotHash | null | undefined;
 const namespaceLength = 16;
 
 function sha1Hex(data: Uint8Array): string {
-  return oneShot !== undefined
+  if (oneShot === undefined)
+    oneShot = (nodeCrypto() as unknown as { hash?: OneShotHash }).hash ?? null;
+  return oneShot !== null
     ? oneShot("sha1", data, "hex")
-    : crypto.createHash("sha1").update(data).digest("hex");
+    : nodeCrypto().createHash("sha1").update(data).digest("hex");
 }
 
 /** The version-5 UUID function of one namespace (itself a UUID): `name` → lowercase UUID. */
