@@ -167,13 +167,20 @@ export async function listFiles(directory: string): Promise<string[]> {
  * files those hold (esbuild's `// file` markers), so a test can tell which
  * packages a command loaded; and Node's built-in modules the process loaded
  * (`process.moduleLoadList` at exit: also those a `require` loads, which no
- * resolve hook sees), as `node:<name>`.
+ * resolve hook sees), as `node:<name>`; and `imported`, the built-ins the
+ * bundle's modules import themselves (those the hook resolved).
  */
 export async function runWithLoadLog(
   home: Home,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ result: RunResult; files: string[]; sources: string[]; builtins: string[] }> {
+): Promise<{
+  result: RunResult;
+  files: string[];
+  sources: string[];
+  builtins: string[];
+  imported: string[];
+}> {
   const log = path.join(home.root, "loaded.txt");
   const builtinLog = path.join(home.root, "builtins.txt");
   const hooks = path.join(home.root, "hooks.mjs");
@@ -202,6 +209,8 @@ process.on("exit", () => writeFileSync(${JSON.stringify(builtinLog)}, process.mo
     env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}` },
   });
   const urls = (await fs.readFile(log, "utf8").catch(() => "")).split("\n");
+  // Built-ins the bundle imports itself (a pipe's stdout loads node:net whatever the bin does).
+  const imported = [...new Set(urls.filter((url) => url.startsWith("node:")))].sort();
   const files = [
     ...new Set(
       urls
@@ -218,5 +227,5 @@ process.on("exit", () => writeFileSync(${JSON.stringify(builtinLog)}, process.mo
     .split("\n")
     .filter((line) => line.startsWith("NativeModule ") && !line.includes("internal/"))
     .map((line) => `node:${line.slice("NativeModule ".length)}`);
-  return { result, files, sources, builtins };
+  return { result, files, sources, builtins, imported };
 }

@@ -134,7 +134,7 @@ describe("txcript search's fast path", () => {
     const plain = await withLoadedSources(home, ["search", "exclusive"], only.env);
     expect(plain.result.code, plain.result.stderr).toBe(0);
     expect(plain.result.stdout).toContain(thread);
-    expect(plain.builtins).not.toContain("node:net");
+    expect(plain.imported).not.toContain("node:net");
     expect(plain.sources).not.toContain("src/search-client.ts");
     // Control: asking for a keeper loads the client and its socket (none runs: 125, not answered).
     const kept = await withLoadedSources(home, ["search", "exclusive"], {
@@ -142,7 +142,7 @@ describe("txcript search's fast path", () => {
       TXCRIPT_SEARCH_KEEPER: "only",
     });
     expect(kept.result.code).toBe(125);
-    expect(kept.builtins).toContain("node:net");
+    expect(kept.imported).toContain("node:net");
     expect(kept.sources).toContain("src/search-client.ts");
   });
 
