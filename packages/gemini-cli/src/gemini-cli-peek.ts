@@ -25,7 +25,7 @@ export interface Peek {
   directory?: string;
 }
 
-const headBytes = 65_536;
+export const headBytes = 65_536;
 const wholeJsonBytes = 4 * 1024 * 1024;
 
 /**
@@ -138,9 +138,25 @@ function takePrompt(peek: Peek, record: JsonObject): void {
   if (prompt !== undefined) peek.prompt = prompt;
 }
 
+/**
+ * Reads the records of `texts` into `peek`, leniently (a cut line is skipped).
+ * Only a line that can still change the peek is parsed, which keeps a
+ * listing's cost per session flat with its size: one holding `$set` or
+ * `sessionId` (metadata), one holding `user` while no prompt is known, or
+ * one with a `\u` escape (which could spell any of those). A JSON line of
+ * such a kind holds its key or type in plain text or escaped, so no line
+ * that matters is skipped.
+ */
 function peekLines(texts: readonly string[], peek: Peek): void {
   for (const text of texts)
     for (const line of text.split("\n")) {
+      if (
+        !line.includes("$set") &&
+        !line.includes("sessionId") &&
+        (peek.prompt !== undefined || !line.includes("user")) &&
+        !line.includes("\\u")
+      )
+        continue;
       let value: unknown;
       try {
         value = JSON.parse(line);
@@ -154,6 +170,16 @@ function peekLines(texts: readonly string[], peek: Peek): void {
       else if (typeof ownValue(record, "id") === "string") takePrompt(peek, record);
       else if (typeof ownValue(record, "sessionId") === "string") take(peek, record);
     }
+}
+
+/**
+ * What a JSONL recording's two ends say (core readFileEnds: a 64 KiB head
+ * and tail, or the whole file up to 128 KiB): the listing's synchronous peek.
+ */
+export function peekJsonlEnds(head: string, tail: string): Peek {
+  const peek: Peek = {};
+  peekLines(tail === "" ? [head] : [head, tail], peek);
+  return peek;
 }
 
 /** The head (and tail) of one recording, read leniently; undefined fields were not found. */
