@@ -83,17 +83,18 @@ function oneLine(text: string, max = 100): string {
  * The title pi's session list shows: the latest session_info name, else the
  * first user text. Only a line that can still change it is parsed (which
  * keeps a listing's cost per session flat with its size): one holding
- * `session_info`, one holding `user` while no prompt is known, or one with a
- * `\u` escape (which could spell either). A JSON line of either kind holds
- * its type or role in plain text or escaped, so no line that matters is
- * skipped.
+ * `_info` (as `session_info` does; searched for by its rare first character,
+ * several times faster than the whole word), one holding `user` while no
+ * prompt is known, or one with a `\u` escape (which could spell either). A
+ * JSON line of either kind holds its type or role in plain text or escaped,
+ * so no line that matters is skipped.
  */
 export function titleOf(lines: Iterable<string>): string | undefined {
   let name: string | undefined;
   let prompt: string | undefined;
   for (const line of lines) {
     if (
-      !line.includes("session_info") &&
+      !line.includes("_info") &&
       (prompt !== undefined || !line.includes("user")) &&
       !line.includes("\\u")
     )
@@ -142,19 +143,19 @@ export function titleOf(lines: Iterable<string>): string | undefined {
 }
 
 /**
- * What a listing shows of a session file, from its head and tail (the tail's
- * first, usually cut, line dropped; a cut last line of the head is skipped by
- * JSON.parse failing): undefined when its first line is not a session header.
+ * What a listing shows of a session file, from the lines of its head and
+ * tail (core readFileEnds; the tail's first, usually cut, line dropped; a cut
+ * last line of the head is skipped by JSON.parse failing): undefined when
+ * its first line is not a session header.
  */
 export function peekPiSession(
-  head: string,
-  tail: string,
+  head: readonly string[],
+  tail: readonly string[],
 ): { header: Header; title?: string } | undefined {
-  const lines = head.split("\n");
-  const header = readHeader(lines[0] ?? "");
+  const header = readHeader(head[0] ?? "");
   if (header === undefined) return undefined;
-  const cutTail = tail === "" ? "" : tail.slice(tail.indexOf("\n") + 1);
-  const title = titleOf([...lines.slice(1), ...cutTail.split("\n")]);
+  // A tail without a newline keeps its one (cut, so unparsed) line, as before.
+  const title = titleOf([...head.slice(1), ...(tail.length > 1 ? tail.slice(1) : tail)]);
   return title === undefined ? { header } : { header, title };
 }
 
