@@ -101,7 +101,8 @@ function promptText(content: unknown): string | undefined {
  * `store-list`): until the file is recognized and its session id and cwd
  * are known, every line; after that, a line holding `Title` (as the
  * `customTitle` or `aiTitle` key of a custom-title or ai-title line does),
- * `y"` (as the type `"summary"` does), `user` while no prompt is known, or a
+ * `y"` and `summary` (as the type `"summary"` does; `summary` is looked for
+ * only in the few lines with `y"`), `user` while no prompt is known, or a
  * `\u` escape (which could spell any of those). The short needles start
  * with characters rare in text, which the search skips to several times
  * faster than to a `t` or `s`. A JSON line of such a type holds its key or
@@ -125,7 +126,7 @@ export function peekClaudeCodeLines(lines: readonly string[]): Peek {
       result.sessionId === undefined ||
       result.cwd === undefined ||
       line.includes("Title") ||
-      line.includes('y"') ||
+      (line.includes('y"') && line.includes("summary")) ||
       (result.prompt === undefined && line.includes("user")) ||
       line.includes("\\u");
     if (!wanted) continue;
