@@ -5,10 +5,15 @@
 // line that has them; the title is the last custom title, else the last
 // summary whose leaf is a uuid of the file, else the last AI title, else the
 // first prompt that is not meta and does not start with "<").
+import { existsSync, promises as fs, readdirSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Discovered } from "@txcript/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
-import { type Peek, peekClaudeCodeSession } from "./claude-code-store.js";
+import { ClaudeCodeStore, type Peek, peekClaudeCodeSession } from "./claude-code-store.js";
 
 function reference(texts: readonly string[]): Peek {
   const result: Peek = { recognized: false };
@@ -167,5 +172,68 @@ describe("peekClaudeCodeSession", () => {
       JSON.stringify({ type: "summary", summary: `on ${leaf}`, leafUuid: leaf });
     expect(peekClaudeCodeSession([`${first}\n${summary("u1")}`]).title).toBe("on u1");
     expect(peekClaudeCodeSession([`${first}\n${summary("u9")}`]).title).toBe("first prompt");
+  });
+});
+
+describe("ClaudeCodeStore.discover against a full parse", () => {
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+  const real = path.join(repoRoot, "../shared/real/claude-code");
+  const files = [
+    ...readdirSync(path.join(repoRoot, "fixtures/claude-code"))
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => path.join(repoRoot, "fixtures/claude-code", name)),
+    ...(existsSync(real)
+      ? readdirSync(real)
+          .filter((name) => name.endsWith(".jsonl"))
+          .map((name) => path.join(real, name))
+      : []),
+  ];
+
+  async function listed(text: string): Promise<Discovered[]> {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "txcript-claude-peek-"));
+    try {
+      await fs.mkdir(path.join(root, "-w"));
+      await fs.writeFile(path.join(root, "-w", "s.jsonl"), text);
+      const found: Discovered[] = [];
+      for await (const entry of new ClaudeCodeStore({ root }).discover()) found.push(entry);
+      return found;
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  }
+
+  it.each(files)("lists %s with the title and cwd of every line parsed", async (file) => {
+    const text = await fs.readFile(file, "utf8");
+    const full = reference([text]);
+    const [entry] = await listed(text);
+    expect(entry === undefined).toBe(!full.recognized);
+    expect(entry?.title).toBe(full.title);
+    expect(entry?.cwd).toBe(full.cwd);
+  });
+
+  it("reads a line across the 64 KiB mark of a file the two ends cover, but not a title between the ends of a longer one (documented bound)", async () => {
+    const first = JSON.stringify({
+      type: "user",
+      uuid: "u1",
+      parentUuid: null,
+      sessionId: "s",
+      cwd: "/w",
+      message: { role: "user", content: "first prompt" },
+    });
+    const pad = (bytes: number) =>
+      JSON.stringify({ type: "file-history-snapshot", messageId: "m", pad: "x".repeat(bytes) });
+    const titled = JSON.stringify({ type: "custom-title", customTitle: "Named", sessionId: "s" });
+    const across = `${first}\n${pad(65_536 - first.length - 60)}\n${titled}\n`;
+    expect(across.indexOf(titled)).toBeLessThan(65_536);
+    expect(across.indexOf(titled) + titled.length).toBeGreaterThan(65_536);
+    expect((await listed(across))[0]?.title).toBe("Named");
+    // docs/formats/claude-code.md, "Listing": 64 KiB from each end of a longer file.
+    const middle = `${first}\n${pad(70_000)}\n${titled}\n${pad(70_000)}\n`;
+    expect(reference([middle]).title).toBe("Named");
+    expect((await listed(middle))[0]?.title).toBe("first prompt");
+    // Control: near the end it is read.
+    expect((await listed(`${first}\n${pad(70_000)}\n${pad(70_000)}\n${titled}\n`))[0]?.title).toBe(
+      "Named",
+    );
   });
 });

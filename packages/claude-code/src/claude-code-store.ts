@@ -11,11 +11,11 @@ import * as path from "node:path";
 import {
   type Discovered,
   deleteSessionFile,
+  eventLoopTurns,
   ioError,
   isUuid,
   listDirectories,
-  readHead,
-  readTail,
+  readFileEnds,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -98,27 +98,35 @@ function promptText(content: unknown): string | undefined {
  * What the head and tail of a session file say, read leniently (cut lines
  * are skipped). Only a line that can still add something is parsed, which
  * keeps a listing's cost per session flat with its size (bench
- * `claude-list`): until the file is recognized and its session id and cwd
- * are known, every line; after that, a line holding `title` or `summary`
- * (a custom-title, ai-title or summary line), `user` while no prompt is
- * known, or a `\u` escape (which could spell any of those). A JSON line of
- * such a type holds its name in plain text or escaped, so no line that
- * matters is skipped. The uuids a summary's leaf is checked against are
- * read only when there is a summary.
+ * `store-list`): until the file is recognized and its session id and cwd
+ * are known, every line; after that, a line holding `Title` (as the
+ * `customTitle` or `aiTitle` key of a custom-title or ai-title line does),
+ * `y"` and `summary` (as the type `"summary"` does; `summary` is looked for
+ * only in the few lines with `y"`), `user` while no prompt is known, or a
+ * `\u` escape (which could spell any of those). The short needles start
+ * with characters rare in text, which the search skips to several times
+ * faster than to a `t` or `s`. A JSON line of such a type holds its key or
+ * type in plain text or escaped, so no line that matters is skipped. The
+ * uuids a summary's leaf is checked against are read only when there is a
+ * summary.
  */
 export function peekClaudeCodeSession(texts: readonly string[]): Peek {
+  return peekClaudeCodeLines(texts.flatMap((text) => text.split("\n")));
+}
+
+/** peekClaudeCodeSession over lines (core readFileEnds gives a file's head and tail as lines). */
+export function peekClaudeCodeLines(lines: readonly string[]): Peek {
   const result: Peek = { recognized: false };
   const summaries: { summary: string; leaf: string }[] = [];
   let custom: string | undefined;
   let ai: string | undefined;
-  const lines = texts.flatMap((text) => text.split("\n"));
   for (const line of lines) {
     const wanted =
       !result.recognized ||
       result.sessionId === undefined ||
       result.cwd === undefined ||
-      line.includes("title") ||
-      line.includes("summary") ||
+      line.includes("Title") ||
+      (line.includes('y"') && line.includes("summary")) ||
       (result.prompt === undefined && line.includes("user")) ||
       line.includes("\\u");
     if (!wanted) continue;
@@ -183,6 +191,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
   }
 
   async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    const turn = eventLoopTurns();
     for (const directory of await this.#projectDirectories()) {
       let entries: import("node:fs").Dirent[];
       try {
@@ -194,11 +203,11 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
       for (const entry of entries) {
         if (!entry.isFile() || !entry.name.endsWith(".jsonl")) continue;
         const file = path.join(directory, entry.name);
+        await turn();
         try {
-          const stat = await fs.stat(file);
-          const head = await readHead(file, headBytes);
-          const tail = await readTail(file, stat.size, headBytes);
-          const seen = peekClaudeCodeSession([head, tail]);
+          // Synchronous bounded reads of a regular file (core readFileEnds).
+          const { head, tail, mtime } = readFileEnds(file, headBytes, headBytes, harness);
+          const seen = peekClaudeCodeLines([...head, ...tail]);
           if (!seen.recognized) {
             onSkip?.({
               path: file,
@@ -210,13 +219,16 @@ export class ClaudeCodeStore implements Store<ClaudeCodeSession> {
             harness,
             id: entry.name.slice(0, -".jsonl".length),
             path: file,
-            updatedAt: stat.mtime.toISOString(),
+            updatedAt: mtime.toISOString(),
           };
           if (seen.title !== undefined) found.title = seen.title;
           if (seen.cwd !== undefined) found.cwd = seen.cwd;
           yield found;
         } catch (cause) {
-          onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+          const error = TxcriptError.isInstance(cause)
+            ? cause
+            : ioError(cause, file, "read", harness);
+          onSkip?.({ path: file, reason: error.message });
         }
       }
     }

@@ -4,16 +4,19 @@
 // 1.0.102 refuses to resume them). Discovery reads a bounded head of each
 // log; saving writes atomically into a new session directory, never over
 // one unless asked.
+import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
   type Environment,
+  eventLoopTurns,
   ioError,
   isJsonObject,
   isRegularFile,
-  parseJson,
-  readHead,
+  type Json,
+  type JsonObject,
+  readFileEnds,
   readTextFile,
   type SaveOptions,
   type SkippedFile,
@@ -43,29 +46,47 @@ interface Head {
   title?: string;
 }
 
-/** What the complete lines of a log's head say: its id, cwd, and a title (set, else the first prompt). */
-function readLogHead(head: string): Head {
+/**
+ * What the complete lines of a log's head say: its id, cwd, and a title (the
+ * latest `session.title_changed`, else the first prompt). Only a line that can
+ * still change that is parsed, which keeps a listing's cost per session flat
+ * with its size: every line until a session.start gives the id, then one
+ * holding `_changed` (as `session.title_changed` does; searched for by its
+ * rare first character, several times faster than the whole word), one
+ * holding `user.message` while no prompt is known, or one with a `\u`
+ * escape (which could spell either). An event's
+ * type is in its line in plain text or escaped, so no line that matters is
+ * skipped.
+ */
+export function readLogHead(lines: Iterable<string>): Head {
   const found: Head = {};
   let prompt: string | undefined;
-  const lines = head.split("\n");
-  // The last piece may be cut by the head's end; it is read only when whole.
+  // The last line may be cut by the head's end; it is read only when whole.
   for (const line of lines) {
+    if (
+      found.sessionId !== undefined &&
+      !line.includes("_changed") &&
+      (prompt !== undefined || !line.includes("user.message")) &&
+      !line.includes("\\u")
+    )
+      continue;
     let value: unknown;
     try {
-      value = parseJson(line, { harness });
+      value = JSON.parse(line);
     } catch {
       continue;
     }
-    if (!isJsonObject(value)) continue;
-    const data = isJsonObject(value.data) ? value.data : {};
-    if (value.type === "session.start" && found.sessionId === undefined) {
+    if (!isJsonObject(value as Json)) continue;
+    const event = value as JsonObject;
+    const data = isJsonObject(event.data as Json) ? (event.data as JsonObject) : {};
+    if (event.type === "session.start" && found.sessionId === undefined) {
       if (typeof data.sessionId === "string") found.sessionId = data.sessionId;
-      const context = isJsonObject(data.context) ? data.context : {};
+      const context = isJsonObject(data.context as Json) ? (data.context as JsonObject) : {};
       if (typeof context.cwd === "string") found.cwd = context.cwd;
-    } else if (value.type === "session.title_changed" && typeof data.title === "string")
+    } else if (event.type === "session.title_changed" && typeof data.title === "string")
       found.title = data.title;
     else if (
-      value.type === "user.message" &&
+      event.type === "user.message" &&
       prompt === undefined &&
       typeof data.content === "string"
     )
@@ -119,11 +140,13 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
   }
 
   async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    const turn = eventLoopTurns();
     for (const { id, file } of await this.#logs()) {
+      await turn();
       let stat: import("node:fs").Stats;
       try {
         // lstat: a FIFO would hang the head read, and a link may point outside the store.
-        stat = await fs.lstat(file);
+        stat = fsSync.lstatSync(file);
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code === "ENOENT") continue;
         onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
@@ -134,7 +157,8 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
         continue;
       }
       try {
-        const head = readLogHead(await readHead(file, headBytes));
+        // Synchronous, regular files only (core readFileEnds).
+        const head = readLogHead(readFileEnds(file, headBytes, 0, harness).head);
         if (head.sessionId === undefined) {
           onSkip?.({
             path: file,
@@ -151,7 +175,10 @@ export class CopilotCliStore implements Store<CopilotCliSession> {
         if (head.cwd !== undefined) found.cwd = head.cwd;
         yield found;
       } catch (cause) {
-        onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+        const error = TxcriptError.isInstance(cause)
+          ? cause
+          : ioError(cause, file, "read", harness);
+        onSkip?.({ path: file, reason: error.message });
       }
     }
   }

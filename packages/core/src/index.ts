@@ -137,6 +137,8 @@ export {
   withInputFile,
   withInputFileEach,
 } from "./pipeline.js";
+export type { FileEnds } from "./session-ends.js";
+export { eventLoopTurns, readFileEnds } from "./session-ends.js";
 export type { OneSessionFileOptions, SaveSessionFileOptions } from "./session-files.js";
 export {
   deleteSessionFile,

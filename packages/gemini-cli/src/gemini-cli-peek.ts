@@ -25,7 +25,7 @@ export interface Peek {
   directory?: string;
 }
 
-const headBytes = 65_536;
+export const headBytes = 65_536;
 const wholeJsonBytes = 4 * 1024 * 1024;
 
 /**
@@ -138,22 +138,48 @@ function takePrompt(peek: Peek, record: JsonObject): void {
   if (prompt !== undefined) peek.prompt = prompt;
 }
 
-function peekLines(texts: readonly string[], peek: Peek): void {
-  for (const text of texts)
-    for (const line of text.split("\n")) {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (!isJsonObject(value as Json)) continue;
-      const record = value as JsonObject;
-      const set = ownValue(record, "$set");
-      if (isJsonObject(set as Json)) take(peek, set as JsonObject);
-      else if (typeof ownValue(record, "id") === "string") takePrompt(peek, record);
-      else if (typeof ownValue(record, "sessionId") === "string") take(peek, record);
+/**
+ * Reads the records of `texts` into `peek`, leniently (a cut line is skipped).
+ * Only a line that can still change the peek is parsed, which keeps a
+ * listing's cost per session flat with its size: one holding `$set` or
+ * `Id"` (as a `"sessionId"` key does; searched for by their rare first
+ * characters, several times faster than whole words), one holding `user`
+ * while no prompt is known, or one with a `\u` escape (which could spell
+ * any of those). A JSON line of such a kind holds its key or type in plain
+ * text or escaped, so no line that matters is skipped.
+ */
+function peekLines(lines: Iterable<string>, peek: Peek): void {
+  for (const line of lines) {
+    if (
+      !line.includes("$set") &&
+      !line.includes('Id"') &&
+      (peek.prompt !== undefined || !line.includes("user")) &&
+      !line.includes("\\u")
+    )
+      continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
     }
+    if (!isJsonObject(value as Json)) continue;
+    const record = value as JsonObject;
+    const set = ownValue(record, "$set");
+    if (isJsonObject(set as Json)) take(peek, set as JsonObject);
+    else if (typeof ownValue(record, "id") === "string") takePrompt(peek, record);
+    else if (typeof ownValue(record, "sessionId") === "string") take(peek, record);
+  }
+}
+
+/**
+ * What a JSONL recording's two ends say (core readFileEnds: a 64 KiB head
+ * and tail, or the whole file up to 128 KiB): the listing's synchronous peek.
+ */
+export function peekJsonlEnds(head: readonly string[], tail: readonly string[]): Peek {
+  const peek: Peek = {};
+  peekLines([...head, ...tail], peek);
+  return peek;
 }
 
 /** The head (and tail) of one recording, read leniently; undefined fields were not found. */
@@ -179,6 +205,10 @@ export async function peekRecording(file: string, size: number): Promise<Peek> {
     return peek;
   }
   const head = await readHead(file, headBytes);
-  peekLines(size > headBytes ? [head, await readTail(file, size, headBytes)] : [head], peek);
+  const texts = size > headBytes ? [head, await readTail(file, size, headBytes)] : [head];
+  peekLines(
+    texts.flatMap((text) => text.split("\n")),
+    peek,
+  );
   return peek;
 }

@@ -5,14 +5,17 @@
 // --list-sessions` lists (no subagents; one file per session id, the latest
 // update winning). Saving registers the project in projects.json, refuses a
 // recording Gemini CLI's cleanup would delete, and writes atomically.
+import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
   deleteSessionFile,
   type Environment,
+  eventLoopTurns,
   ioError,
   type LoadContext,
+  readFileEnds,
   type SaveOptions,
   type SkippedFile,
   type Store,
@@ -24,7 +27,13 @@ import {
 import { geminiCliCodec } from "./gemini-cli-codec.js";
 import { readRecording, reportMissingSubagents, subagentRecordings } from "./gemini-cli-load.js";
 import { defaultGeminiRoot, geminiSessionFileName, isGeminiSessionId } from "./gemini-cli-paths.js";
-import { hasResumableContent, type Peek, peekRecording } from "./gemini-cli-peek.js";
+import {
+  hasResumableContent,
+  headBytes,
+  type Peek,
+  peekJsonlEnds,
+  peekRecording,
+} from "./gemini-cli-peek.js";
 import { projectRootOf, readProjects, registerGeminiProject } from "./gemini-cli-projects.js";
 import { replay } from "./gemini-cli-records.js";
 import { type GeminiCliSession, type GeminiCliSubagentFile, harness } from "./gemini-cli-schema.js";
@@ -300,15 +309,22 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
       if ((cause as NodeJS.ErrnoException).code === "ENOENT") return;
       throw ioError(cause, tmp, "list", harness);
     }
+    const turn = eventLoopTurns();
     for (const directory of directories) {
       const chats = path.join(tmp, directory, "chats");
       const names = await fs.readdir(chats).catch(() => [] as string[]);
       for (const name of names.filter((entry) => sessionFile.test(entry)).sort()) {
         const file = path.join(chats, name);
+        await turn();
         try {
-          const stat = await fs.lstat(file);
+          // Synchronous: lstat, then a JSONL recording's two ends (core readFileEnds).
+          const stat = fsSync.lstatSync(file);
           if (!stat.isFile()) continue;
-          const peek = await peekRecording(file, stat.size);
+          let peek: Peek;
+          if (name.endsWith(".jsonl")) {
+            const { head, tail } = readFileEnds(file, headBytes, headBytes, harness);
+            peek = peekJsonlEnds(head, tail);
+          } else peek = await peekRecording(file, stat.size);
           if (peek.sessionId === undefined || peek.sessionId === "") {
             onSkip?.({
               path: file,
@@ -331,7 +347,10 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
             updated: Number.isFinite(updated) ? updated : stat.mtimeMs,
           };
         } catch (cause) {
-          onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+          const error = TxcriptError.isInstance(cause)
+            ? cause
+            : ioError(cause, file, "read", harness);
+          onSkip?.({ path: file, reason: error.message });
         }
       }
     }

@@ -2,17 +2,18 @@
 // (agent dir `$PI_CODING_AGENT_DIR`, else ~/.pi/agent), or every session
 // directly in `$PI_CODING_AGENT_SESSION_DIR`. A session is known by the id in
 // its header line, as pi knows it; discovery reads a bounded head and tail of
-// each file, never a whole session. Writes are atomic and never clobber.
-import { promises as fs } from "node:fs";
+// each file, never a whole session, and parses only the lines that can
+// change its title. Writes are atomic and never clobber.
 import * as path from "node:path";
 import {
   type Discovered,
   deleteSessionFile,
+  eventLoopTurns,
   ioError,
   listDirectories,
   oneSessionFile,
+  readFileEnds,
   readHead,
-  readTail,
   readTextFile,
   refuseCopyElsewhere,
   regularFiles,
@@ -78,11 +79,26 @@ function oneLine(text: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-/** The title pi's session list shows: the latest session_info name, else the first user text. */
-function titleOf(lines: readonly string[]): string | undefined {
+/**
+ * The title pi's session list shows: the latest session_info name, else the
+ * first user text. Only a line that can still change it is parsed (which
+ * keeps a listing's cost per session flat with its size): one holding
+ * `_info` (as `session_info` does; searched for by its rare first character,
+ * several times faster than the whole word), one holding `user` while no
+ * prompt is known, or one with a `\u` escape (which could spell either). A
+ * JSON line of either kind holds its type or role in plain text or escaped,
+ * so no line that matters is skipped.
+ */
+export function titleOf(lines: Iterable<string>): string | undefined {
   let name: string | undefined;
   let prompt: string | undefined;
   for (const line of lines) {
+    if (
+      !line.includes("_info") &&
+      (prompt !== undefined || !line.includes("user")) &&
+      !line.includes("\\u")
+    )
+      continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -126,10 +142,21 @@ function titleOf(lines: readonly string[]): string | undefined {
   return name ?? prompt;
 }
 
-/** The tail a head of headBytes does not reach, its first (usually cut) line dropped. */
-async function readCutTail(file: string, size: number): Promise<string> {
-  const text = await readTail(file, size, headBytes);
-  return text === "" ? "" : text.slice(text.indexOf("\n") + 1);
+/**
+ * What a listing shows of a session file, from the lines of its head and
+ * tail (core readFileEnds; the tail's first, usually cut, line dropped; a cut
+ * last line of the head is skipped by JSON.parse failing): undefined when
+ * its first line is not a session header.
+ */
+export function peekPiSession(
+  head: readonly string[],
+  tail: readonly string[],
+): { header: Header; title?: string } | undefined {
+  const header = readHeader(head[0] ?? "");
+  if (header === undefined) return undefined;
+  // A tail without a newline keeps its one (cut, so unparsed) line, as before.
+  const title = titleOf([...head.slice(1), ...(tail.length > 1 ? tail.slice(1) : tail)]);
+  return title === undefined ? { header } : { header, title };
 }
 
 export class PiStore implements Store<PiSession> {
@@ -150,34 +177,39 @@ export class PiStore implements Store<PiSession> {
   }
 
   async *discover(onSkip?: (skipped: SkippedFile) => void): AsyncIterable<Discovered> {
+    const turn = eventLoopTurns();
     for (const file of await this.#files(onSkip)) {
+      await turn();
+      let seen: ReturnType<typeof peekPiSession>;
+      let mtime: Date;
       try {
-        const stat = await fs.stat(file);
-        const head = await readHead(file, headBytes);
-        const lines = head.split("\n");
-        const header = readHeader(lines[0] ?? "");
-        if (header === undefined) {
-          onSkip?.({
-            path: file,
-            reason: "not a pi session (its first line is not a session header)",
-          });
-          continue;
-        }
-        // A cut last line of the head is skipped by JSON.parse failing.
-        const tail = await readCutTail(file, stat.size);
-        const found: Discovered = {
-          harness,
-          id: header.id,
-          path: file,
-          updatedAt: stat.mtime.toISOString(),
-        };
-        const title = titleOf([...lines.slice(1), ...tail.split("\n")]);
-        if (title !== undefined) found.title = title;
-        if (header.cwd !== undefined) found.cwd = header.cwd;
-        yield found;
+        // Synchronous bounded reads of a regular file (core readFileEnds).
+        const ends = readFileEnds(file, headBytes, headBytes, harness);
+        seen = peekPiSession(ends.head, ends.tail);
+        mtime = ends.mtime;
       } catch (cause) {
-        onSkip?.({ path: file, reason: ioError(cause, file, "read", harness).message });
+        const error = TxcriptError.isInstance(cause)
+          ? cause
+          : ioError(cause, file, "read", harness);
+        onSkip?.({ path: file, reason: error.message });
+        continue;
       }
+      if (seen === undefined) {
+        onSkip?.({
+          path: file,
+          reason: "not a pi session (its first line is not a session header)",
+        });
+        continue;
+      }
+      const found: Discovered = {
+        harness,
+        id: seen.header.id,
+        path: file,
+        updatedAt: mtime.toISOString(),
+      };
+      if (seen.title !== undefined) found.title = seen.title;
+      if (seen.header.cwd !== undefined) found.cwd = seen.header.cwd;
+      yield found;
     }
   }
 
