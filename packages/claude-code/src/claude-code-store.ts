@@ -15,6 +15,7 @@ import {
   ioError,
   isUuid,
   listDirectories,
+  parseJsonObject,
   readFileEnds,
   type SaveOptions,
   type SkippedFile,
@@ -63,16 +64,7 @@ function oneLine(text: string, max = 100): string {
 }
 
 /** A line as a JSON object, or undefined (cut, not JSON, or not an object). */
-function objectLine(line: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const objectLine = (line: string): Record<string, unknown> | undefined => parseJsonObject(line);
 
 /**
  * The text a user line's content gives as a prompt: a string, or the first

@@ -16,6 +16,7 @@ import {
   isRegularFile,
   type Json,
   type JsonObject,
+  parseJsonObject,
   readFileEnds,
   readTextFile,
   type SaveOptions,
@@ -70,14 +71,8 @@ export function readLogHead(lines: Iterable<string>): Head {
       !line.includes("\\u")
     )
       continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isJsonObject(value as Json)) continue;
-    const event = value as JsonObject;
+    const event = parseJsonObject(line);
+    if (event === undefined) continue;
     const data = isJsonObject(event.data as Json) ? (event.data as JsonObject) : {};
     if (event.type === "session.start" && found.sessionId === undefined) {
       if (typeof data.sessionId === "string") found.sessionId = data.sessionId;

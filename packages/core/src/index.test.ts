@@ -87,6 +87,7 @@ describe("public exports", () => {
         "orderedParts",
         "ownValue",
         "parseJson",
+        "parseJsonObject",
         "parseJsonObjectLine",
         "parseJsonObjectLines",
         "quote",

@@ -92,6 +92,7 @@ export {
   objectAt,
   ownValue,
   parseJson,
+  parseJsonObject,
   quote,
   stringAt,
   stringifyJson,

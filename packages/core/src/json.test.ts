@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonEqual, lineAndColumn, parseJson, stringifyJson } from "./json.js";
+import { jsonEqual, lineAndColumn, parseJson, parseJsonObject, stringifyJson } from "./json.js";
 import { txcriptErrorOf } from "./testing/index.js";
 
 describe("parseJson", () => {
@@ -102,5 +102,14 @@ describe("parseJson and numbers past the double range", () => {
     expect(txcriptErrorOf(() => parseJson("-1e400")).location.path).toBe("$");
     // Control: the same documents in range parse, strings like "1e400" included.
     expect(parseJson(`[${filler.join(",")},1e300]`)).toHaveLength(20_001);
+  });
+});
+
+describe("parseJsonObject", () => {
+  it("gives an object line as its object, and undefined for anything else (no throw)", () => {
+    expect(parseJsonObject('{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
+    expect(parseJsonObject('{"__proto__":{"x":1}}')).toEqual(JSON.parse('{"__proto__":{"x":1}}'));
+    for (const text of ['{"a":1', "[1]", "3", "null", '"s"', "", "not json"])
+      expect(parseJsonObject(text), text).toBeUndefined();
   });
 });

@@ -173,6 +173,20 @@ export function stringifyJson(value: unknown, indent?: number, harness?: string)
   }
 }
 
+/**
+ * A line or text as a JSON object, or undefined when it is not one (cut, not JSON, or another
+ * value): for readers that skip what they cannot use, such as a store's list peeks.
+ */
+export function parseJsonObject(text: string): JsonObject | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isJsonObject(value) ? value : undefined;
+}
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,7 @@ import {
   type Json,
   type JsonObject,
   ownValue,
+  parseJsonObject,
   readHead,
   readTail,
 } from "@txcript/core";
@@ -157,14 +158,8 @@ function peekLines(lines: Iterable<string>, peek: Peek): void {
       !line.includes("\\u")
     )
       continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isJsonObject(value as Json)) continue;
-    const record = value as JsonObject;
+    const record = parseJsonObject(line);
+    if (record === undefined) continue;
     const set = ownValue(record, "$set");
     if (isJsonObject(set as Json)) take(peek, set as JsonObject);
     else if (typeof ownValue(record, "id") === "string") takePrompt(peek, record);

@@ -12,6 +12,7 @@ import {
   ioError,
   listDirectories,
   oneSessionFile,
+  parseJsonObject,
   readFileEnds,
   readHead,
   readTextFile,
@@ -99,14 +100,8 @@ export function titleOf(lines: Iterable<string>): string | undefined {
       !line.includes("\\u")
     )
       continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
-    const entry = value as Record<string, unknown>;
+    const entry: Record<string, unknown> | undefined = parseJsonObject(line);
+    if (entry === undefined) continue;
     const type = own(entry, "type");
     if (type === "session_info") {
       const named = own(entry, "name");
