@@ -16,9 +16,6 @@ import {
   type StreamReader,
   TxcriptError,
   textLines,
-  transcriptParts,
-  type Warning,
-  WarningCollector,
 } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
@@ -27,6 +24,7 @@ import {
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
+  sameRead as sameReadOf,
   scratchDirectory,
   streamPaths,
 } from "@txcript/core/testing";
@@ -56,39 +54,8 @@ function expectSameEverywhere(text: string): void {
     });
 }
 
-interface Read {
-  parts: string[] | TxcriptError;
-  warnings: Warning[];
-}
-
-function readWith(reader: StreamReader, text: string): Read {
-  const collector = new WarningCollector();
-  try {
-    const parts: string[] = [];
-    for (const part of reader(() => textLines(text), { onWarning: collector.add }))
-      parts.push(JSON.stringify(part));
-    return { parts, warnings: collector.warnings };
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    return { parts: error, warnings: collector.warnings };
-  }
-}
-
-const wholeReader: StreamReader = function* (lines, options) {
-  const text = [...lines()].join("\n");
-  yield* transcriptParts(ampCodec.toCommon(ampCodec.parse(text), options));
-};
-
 function sameRead(text: string, reader: StreamReader = ampReadStream): boolean {
-  const whole = readWith(wholeReader, text);
-  const streamed = readWith(reader, text);
-  if (whole.parts instanceof TxcriptError || streamed.parts instanceof TxcriptError)
-    return (
-      whole.parts instanceof TxcriptError &&
-      streamed.parts instanceof TxcriptError &&
-      whole.parts.message === streamed.parts.message
-    );
-  return JSON.stringify(whole) === JSON.stringify(streamed);
+  return sameReadOf(ampHarness, reader, text);
 }
 
 const at = "2026-12-06T00:00:00.000Z";

@@ -213,6 +213,8 @@ describe("public exports", () => {
         "longTranscript",
         "noFinalNewline",
         "publicExportProblems",
+        "readParts",
+        "sameRead",
         "sameWrite",
         "scratchDirectory",
         "sessionFiles",
@@ -222,6 +224,7 @@ describe("public exports", () => {
         "throughText",
         "txcriptErrorOf",
         "wholeOrRefusal",
+        "wholeReader",
         "wholeWrite",
         "writeCollecting",
       ]

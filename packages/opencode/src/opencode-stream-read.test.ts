@@ -9,15 +9,7 @@
 // fixtures and real exports; for a file read in 7-byte slices; for broken
 // JSON. It hands out a message before reading the lines after the next
 // entry, and a control shows a broken reader the law catches.
-import {
-  type AnyHarness,
-  commonHarness,
-  type StreamReader,
-  TxcriptError,
-  textLines,
-  transcriptParts,
-  WarningCollector,
-} from "@txcript/core";
+import { type AnyHarness, commonHarness, type StreamReader, textLines } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   countingLines,
@@ -25,6 +17,7 @@ import {
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
+  sameRead,
   scratchDirectory,
   streamPaths,
 } from "@txcript/core/testing";
@@ -175,26 +168,10 @@ const noLookahead: StreamReader = function* (lines, options) {
   yield* opencodeReadStream(() => textLines(text), options);
 };
 
-function readWith(reader: StreamReader, text: string): string {
-  const collector = new WarningCollector();
-  try {
-    const parts = [...reader(() => textLines(text), { onWarning: collector.add })];
-    return JSON.stringify({ parts, warnings: collector.warnings });
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    return error.message;
-  }
-}
-
 describe("opencode streaming reader: controls the law catches", () => {
   it("a reader that reads a compaction's summary as a message of its own", () => {
     const text = oddExports[1]?.[1] as string;
-    const whole = readWith(function* (lines, options) {
-      yield* transcriptParts(
-        opencodeCodec.toCommon(opencodeCodec.parse([...lines()].join("\n")), options),
-      );
-    }, text);
-    expect(readWith(opencodeReadStream, text)).toBe(whole);
-    expect(readWith(noLookahead, text)).not.toBe(whole);
+    expect(sameRead(opencodeHarness, opencodeReadStream, text)).toBe(true);
+    expect(sameRead(opencodeHarness, noLookahead, text)).toBe(false);
   });
 });

@@ -25,8 +25,6 @@ import {
   TxcriptError,
   textLines,
   transcriptParts,
-  type Warning,
-  WarningCollector,
 } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
@@ -35,6 +33,7 @@ import {
   expectSamePaths as expectSamePathsOf,
   itReadsGeneratedSessions,
   lawParameters,
+  sameRead as sameReadOf,
   scratchDirectory,
   sessionFiles,
   streamPaths,
@@ -167,45 +166,9 @@ function longSession(turns: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-interface Read {
-  /** Each part as JSON when it was handed out (a part changed after is caught). */
-  parts: string[] | TxcriptError;
-  warnings: Warning[];
-}
-
-/** A reader's parts and warnings for a text (or its error). */
-function readWith(reader: StreamReader, text: string): Read {
-  const collector = new WarningCollector();
-  try {
-    const parts: string[] = [];
-    for (const part of reader(() => textLines(text), { onWarning: collector.add }))
-      parts.push(JSON.stringify(part));
-    return { parts, warnings: collector.warnings };
-  } catch (error) {
-    if (!TxcriptError.isInstance(error)) throw error;
-    return { parts: error, warnings: collector.warnings };
-  }
-}
-
-/** The whole read as parts and warnings. */
-function readWhole(text: string): Read {
-  return readWith(function* (lines, options) {
-    const text = [...lines()].join("\n");
-    yield* transcriptParts(piHarness.codec.toCommon(piHarness.codec.parse(text), options));
-  }, text);
-}
-
 /** The law as a check: a reader gives the whole read's parts and warnings. */
 function sameRead(text: string, reader: StreamReader = piReadStream): boolean {
-  const whole = readWhole(text);
-  const streamed = readWith(reader, text);
-  if (whole.parts instanceof Error || streamed.parts instanceof Error)
-    return (
-      whole.parts instanceof Error &&
-      streamed.parts instanceof Error &&
-      whole.parts.message === streamed.parts.message
-    );
-  return JSON.stringify(whole) === JSON.stringify(streamed);
+  return sameReadOf(piHarness, reader, text);
 }
 
 // Broken readers the law must catch.

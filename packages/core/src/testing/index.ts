@@ -37,7 +37,10 @@ export {
   itWritesGeneratedSessions,
   longTranscript,
   noFinalNewline,
+  type ReadResult,
+  readParts,
   type StreamPath,
+  sameRead,
   sameWrite,
   scratchDirectory,
   sessionFiles,
@@ -45,6 +48,7 @@ export {
   streamWrite,
   type Written,
   wholeOrRefusal,
+  wholeReader,
   wholeWrite,
 } from "./stream.js";
 

@@ -19,6 +19,7 @@ import {
   collectTranscript,
   type StreamInput,
   type StreamPart,
+  type StreamReader,
   type StreamWriter,
   transcriptInput,
   transcriptParts,
@@ -29,7 +30,7 @@ import {
   type PathOptions,
   type PathResult,
 } from "../stream-check.js";
-import { type LineSource, readFileLines } from "../stream-lines.js";
+import { type LineSource, readFileLines, textLines } from "../stream-lines.js";
 import { lawParameters } from "./parameters.js";
 
 /** One way through a conversion: each leg streamed or whole. */
@@ -451,4 +452,48 @@ export function itWritesGeneratedSessions(
       for (const file of commonDocuments.files)
         check(commonCodec.toCommon(commonCodec.parse(readFileSync(file, "utf8")), {}));
     });
+}
+
+/** What a stream reader gave for a text: each part as JSON when it was handed out (a part changed after is caught), and the warnings; or the TxcriptError it refused with. */
+export interface ReadResult {
+  parts: string[] | TxcriptError;
+  warnings: Warning[];
+}
+
+/** A reader's parts and warnings for a text's lines (or its refusal). */
+export function readParts(reader: StreamReader, text: string): ReadResult {
+  const collector = new WarningCollector();
+  try {
+    const parts: string[] = [];
+    for (const part of reader(() => textLines(text), { onWarning: collector.add }))
+      parts.push(JSON.stringify(part));
+    return { parts, warnings: collector.warnings };
+  } catch (error) {
+    if (!TxcriptError.isInstance(error)) throw error;
+    return { parts: error, warnings: collector.warnings };
+  }
+}
+
+/** A harness's whole read as a stream reader: the lines joined, parsed and read into Common. */
+export function wholeReader(harness: AnyHarness): StreamReader {
+  return function* (lines, options) {
+    const text = [...lines()].join("\n");
+    yield* transcriptParts(harness.codec.toCommon(harness.codec.parse(text), options));
+  };
+}
+
+/**
+ * The reader law as a check, for controls: `reader` gives the whole read's parts and warnings
+ * for `text`, or refuses it with the same message.
+ */
+export function sameRead(harness: AnyHarness, reader: StreamReader, text: string): boolean {
+  const whole = readParts(wholeReader(harness), text);
+  const streamed = readParts(reader, text);
+  if (whole.parts instanceof Error || streamed.parts instanceof Error)
+    return (
+      whole.parts instanceof Error &&
+      streamed.parts instanceof Error &&
+      whole.parts.message === streamed.parts.message
+    );
+  return JSON.stringify(whole) === JSON.stringify(streamed);
 }
