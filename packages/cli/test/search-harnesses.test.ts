@@ -275,9 +275,10 @@ describe("search over every harness", () => {
       if (source.harness === "claude_code")
         expect(lines.stats.streamed).toBeLessThan(lines.stats.indexed);
     }
-    for (const harness of ["claude_code", "codex", "gemini_cli", "pi"])
+    // Amp's thread is one JSON document, walked line by line too.
+    for (const harness of ["claude_code", "codex", "gemini_cli", "pi", "amp"])
       expect(streamedBy.get(harness) ?? 0, harness).toBeGreaterThan(0);
-    // Amp's thread is one JSON document, and OpenCode's sessions rows of a database.
-    expect(streamedBy.get("amp") ?? 0).toBe(0);
+    // OpenCode's sessions are rows of a database (or a storage tree), read with their store.
+    expect(streamedBy.get("opencode") ?? 0).toBe(0);
   }, 120_000);
 });
