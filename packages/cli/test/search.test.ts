@@ -120,39 +120,49 @@ describe("txcript search", () => {
   it("indexes a session past the input limit line by line, and reports one it cannot stream", async () => {
     await stock();
     await continueInClaudeCode();
+    // A Qwen Code session: its harness reads a session whole only, so the limit holds for it.
+    const qwen = path.join(home.home, ".qwen", "projects", "-tmp-qwork-p", "chats");
+    await fs.mkdir(qwen, { recursive: true });
+    const qwenId = "5f5c417b-55ad-47a6-ad93-dce2ab9d96e2";
+    await fs.copyFile(
+      path.join(
+        fixturesRoot,
+        "qwen-code",
+        "store",
+        "projects",
+        "-tmp-qwork-p",
+        "chats",
+        `${qwenId}.jsonl`,
+      ),
+      path.join(qwen, `${qwenId}.jsonl`),
+    );
     const amp = (await fs.stat(path.join(home.ampThreads, `${thread}.json`))).size;
-    // Below both files: each is too long to be read whole.
+    // Below every file: each is too long to be read whole.
     const limit = { TXCRIPT_MAX_INPUT_BYTES: "1000" };
     // (Not --json, which notes nothing on stderr.)
     const whole = await txcript(home, ["search", "exclusive"], {
       env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: String(10 * amp) },
     });
     expect(whole.stdout).toBe("");
-    expect(whole.stderr).toMatch(/could not index 2 sessions \(.*past the limit of 1000/);
-    // Line by line, the Claude Code session is indexed whatever the limit; Amp's one JSON
-    // document cannot be read so, and is still reported.
+    expect(whole.stderr).toMatch(/could not index 3 sessions \(.*past the limit of 1000/);
+    // Line by line, the Claude Code session and the Amp thread (one JSON document, walked line
+    // by line) are indexed whatever the limit; the Qwen Code session cannot be, and is still
+    // reported.
     const lines = await txcript(home, ["search", "exclusive"], {
       env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: "0" },
     });
     expect(lines.code, lines.stderr).toBe(0);
-    expect(lines.stderr).toMatch(/could not index 1 session \(.*amp.*past the limit of 1000/);
+    expect(lines.stderr).toMatch(/could not index 1 session \(.*qwen.*past the limit of 1000/);
     const json = await txcript(home, ["search", "exclusive", "--json"], {
       env: { ...limit, TXCRIPT_STREAM_MIN_BYTES: "0" },
     });
     const hits = hitsOf(json);
     expect(hits.length).toBeGreaterThan(0);
-    expect(harnessesOf(json)).toEqual(new Set(["claude_code"]));
+    expect(harnessesOf(json)).toEqual(new Set(["claude_code", "amp"]));
     // The same hits as a search with no limit gives (whole reads).
-    const free = await txcript(home, [
-      "search",
-      "exclusive",
-      "--json",
-      "--from",
-      "claude",
-      "--reindex",
-    ]);
-    // (bm25's rank depends on every session indexed: the Amp thread is indexed now.)
-    const unranked = (list: Hit[]) => list.map(({ rank: _, ...hit }) => hit);
+    const free = await txcript(home, ["search", "exclusive", "--json", "--reindex"]);
+    // (bm25's rank depends on every session indexed: the Qwen Code session is indexed now.)
+    const unranked = (list: Hit[]) => list.map(({ rank: _, ...hit }) => JSON.stringify(hit)).sort();
     expect(unranked(hitsOf(free))).toEqual(unranked(hits));
     if (hasScript) {
       // On a terminal, a search that reads a session line by line says how far it has read.
@@ -160,7 +170,7 @@ describe("txcript search", () => {
         TXCRIPT_STREAM_MIN_BYTES: "0",
       });
       expect(shown.code, shown.stdout).toBe(0);
-      expect(shown.stdout).toMatch(/indexing \d\/2 sessions… reading a 0 MB session line by line/);
+      expect(shown.stdout).toMatch(/indexing \d\/3 sessions… reading a 0 MB session line by line/);
       const quiet = await txcriptOnTty(home, ["search", "exclusive", "--reindex"]);
       expect(quiet.stdout).not.toContain("line by line");
     }
