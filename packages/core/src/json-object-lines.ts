@@ -6,6 +6,7 @@
 // in a document or stands alone. A raw line break cannot occur inside a JSON
 // string, so no string spans two lines, which keeps the walk simple; the
 // lines are core's readFileLines (or a text's own).
+// Why a walker and not a streaming JSON parser: docs/decisions/0016.
 import { TxcriptError } from "./errors.js";
 import type { Json, JsonObject } from "./json.js";
 import { parseJson, quote } from "./json.js";
