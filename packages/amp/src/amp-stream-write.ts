@@ -82,31 +82,30 @@ export function* ampWriteStream(input: StreamInput, options: CodecOptions): Gene
       document: ampDocument(meta, id, env, [placeholder], writer.events, ahead.messages),
       finalNewline: false,
     });
-  let count = 0;
   if (ahead.messages === 0) {
+    // Nothing to stream: the whole write's document, once the parts are read (and checked).
     for (let next = rest.next(); !next.done; next = rest.next())
       if (next.value.kind === "message") throw changed("messages");
-  } else {
-    const head = render();
-    yield head.slice(0, head.indexOf(placeholderLine));
-    for (let next = rest.next(); !next.done; next = rest.next()) {
-      const part = next.value;
-      if (part.kind !== "message") continue;
-      if (count === ahead.messages) throw changed("messages");
-      const written = writer.write(part.message as Message) as unknown as Json;
-      yield `${count === 0 ? "" : ","}${indented(written)}`;
-      count += 1;
-    }
-    if (count !== ahead.messages) throw changed("messages");
-  }
-  for (const warning of later) writeOptions.onWarning?.(warning);
-  if (ahead.messages === 0) {
+    for (const warning of later) writeOptions.onWarning?.(warning);
     yield serializeAmpThread({
       document: ampDocument(meta, id, env, [], writer.events, 0),
       finalNewline: false,
     });
     return;
   }
+  const head = render();
+  yield head.slice(0, head.indexOf(placeholderLine));
+  let count = 0;
+  for (let next = rest.next(); !next.done; next = rest.next()) {
+    const part = next.value;
+    if (part.kind !== "message") continue;
+    if (count === ahead.messages) throw changed("messages");
+    const written = writer.write(part.message as Message) as unknown as Json;
+    yield `${count === 0 ? "" : ","}${indented(written)}`;
+    count += 1;
+  }
+  if (count !== ahead.messages) throw changed("messages");
+  for (const warning of later) writeOptions.onWarning?.(warning);
   const tail = render();
   yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
 }
