@@ -69,6 +69,22 @@ describe("walkJsonObjectLines", () => {
     );
   });
 
+  it("gives each value's nesting depth", () => {
+    const depthOf = (value: Json): number =>
+      value !== null && typeof value === "object"
+        ? 1 + Math.max(0, ...Object.values(value).map((inner) => depthOf(inner as Json)))
+        : 0;
+    fc.assert(
+      fc.property(documentArbitrary, fc.constantFrom(...layouts), (document, layout) => {
+        const text = JSON.stringify(document, null, layout);
+        for (const event of walkJsonObjectLines(textLines(text), options))
+          if (event.kind !== "array")
+            expect(event.depth, event.text).toBe(depthOf(JSON.parse(event.text)));
+      }),
+      lawParameters(),
+    );
+  });
+
   it("a repeated key keeps its first place and its last value; __proto__ is an own key", () => {
     const text = '{"a":1,"__proto__":{"x":1},"b":[2],"a":3,"items":[1],"items":[4,5]}';
     const walked = walk(text);

@@ -24,14 +24,18 @@ export function setOwnValue(object: JsonObject, key: string, value: Json): void 
   });
 }
 
-/** What the walk of a document finds, in document order. */
+/**
+ * What the walk of a document finds, in document order. A value's `depth` is how deeply its
+ * arrays and objects nest (0 for a string, number or literal), so a reader can tell a value too
+ * deep to print again without printing it.
+ */
 export type JsonObjectEvent =
   /** A top-level key's value (the array key's too when it is not an array), as text, and its first line. */
-  | { kind: "key"; key: string; text: string; line: number }
+  | { kind: "key"; key: string; text: string; line: number; depth: number }
   /** The array key, whose value is an array: its elements follow. */
   | { kind: "array" }
   /** An element of that array, as text, and its first line. */
-  | { kind: "element"; index: number; text: string; line: number };
+  | { kind: "element"; index: number; text: string; line: number; depth: number };
 
 export interface JsonObjectWalkOptions {
   /** The top-level key whose array is handed out element by element. */
@@ -117,20 +121,21 @@ export function* walkJsonObjectLines(
   // The container value being gathered: its pieces, nesting depth, and first line.
   let pieces: string[] | undefined;
   let depth = 0;
+  let deepest = 0;
   let startLine = 0;
   let lineNumber = 0;
   // Each walk its own expressions: a replay walks the same text while this walk is paused.
   const structural = /["{}[\]]/g;
   // JSON's whitespace within a line (a line holds no line feed).
   const space = /[^ \t\r]/g;
-  const finish = (text: string, line: number): JsonObjectEvent => {
+  const finish = (text: string, line: number, nested: number): JsonObjectEvent => {
     if (phase === "value") {
       phase = "afterValue";
-      return { kind: "key", key, text, line };
+      return { kind: "key", key, text, line, depth: nested };
     }
     phase = "afterElement";
     index += 1;
-    return { kind: "element", index: index - 1, text, line };
+    return { kind: "element", index: index - 1, text, line, depth: nested };
   };
   // The text before the first value, kept short: the whole read's "not an object" quotes it.
   let before = "";
@@ -152,8 +157,10 @@ export function* walkJsonObjectLines(
             const close = stringEnd(line, match.index);
             if (close === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
             structural.lastIndex = close;
-          } else if (char === "{" || char === "[") depth += 1;
-          else {
+          } else if (char === "{" || char === "[") {
+            depth += 1;
+            if (depth > deepest) deepest = depth;
+          } else {
             depth -= 1;
             if (depth === 0) {
               end = match.index + 1;
@@ -169,7 +176,7 @@ export function* walkJsonObjectLines(
         const text = pieces.join("");
         pieces = undefined;
         at = end;
-        yield finish(text, startLine);
+        yield finish(text, startLine, deepest);
         continue;
       }
       space.lastIndex = at;
@@ -235,6 +242,7 @@ export function* walkJsonObjectLines(
           if (char === "{" || char === "[") {
             pieces = [];
             depth = 0;
+            deepest = 0;
             startLine = lineNumber;
             continue;
           }
@@ -242,7 +250,7 @@ export function* walkJsonObjectLines(
           if (end === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
           const text = line.slice(at, end);
           at = end;
-          yield finish(text, lineNumber);
+          yield finish(text, lineNumber, 0);
           continue;
         }
         case "afterValue":

@@ -98,6 +98,14 @@ const oddExports: [string, string][] = [
     `{"info":${JSON.stringify(info)},"messages":[${JSON.stringify(user("msg_1", "ctx", { synthetic: true }))},{"info":{"role":"system"},"parts":[]}]}`,
   ],
   ["not an object", "[1]"],
+  [
+    "a part nested too deeply to print (parsed, then refused as the whole parse refuses it)",
+    `{"info":${JSON.stringify(info)},"messages":[{"info":{"role":"user"},"parts":[{"type":"text","x":${"[".repeat(6000)}${"]".repeat(6000)}}]}]}`,
+  ],
+  [
+    "a part nested deeply but printable",
+    `{"info":${JSON.stringify(info)},"messages":[{"info":{"role":"user"},"parts":[{"type":"text","text":"t","x":${"[".repeat(600)}${"]".repeat(600)}}]}]}`,
+  ],
 ];
 
 describe("opencode streaming reader: the law", () => {

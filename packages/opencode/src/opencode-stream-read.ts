@@ -54,6 +54,12 @@ function prints(value: unknown): boolean {
   }
 }
 
+/**
+ * Values nested no deeper than this print (JSON.stringify fails far deeper, by running out of
+ * stack), so pass one prints, as the whole parse's check does, only those nested deeper.
+ */
+const printCheckDepth = 256;
+
 /** Pass one: `info`, and which `messages` array counts (JSON.parse keeps a repeated key's last). */
 function readHead(lines: LineSource): { info: JsonObject; arrays: number } {
   const document: JsonObject = {};
@@ -77,7 +83,8 @@ function readHead(lines: LineSource): { info: JsonObject; arrays: number } {
       } catch (error) {
         bad = error;
       }
-    if (!deep && !prints(value)) deep = true;
+    // Printing is what the whole parse's check is; only a deeply nested value can fail it.
+    if (!deep && event.depth > printCheckDepth && !prints(value)) deep = true;
   }
   const info = ownValue(document, "info");
   if (!isJsonObject(info))
