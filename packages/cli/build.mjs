@@ -101,7 +101,7 @@ const helpList = await helpHarnesses();
 
 const { version } = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8"));
 await rm(new URL("./dist", import.meta.url), { recursive: true, force: true });
-await build({
+const bin = await build({
   entryPoints: { txcript: "src/bin.ts" },
   outdir: "dist",
   ...shared,
@@ -111,8 +111,18 @@ await build({
     TXCRIPT_HELP_HARNESSES: JSON.stringify(JSON.stringify(helpList)),
   },
   chunkNames: "chunks/[name]-[hash]",
+  // Whitespace and syntax only: names stay, so a --debug stack trace and a
+  // CPU profile still name our functions. Start-up compiles every byte of
+  // each chunk it loads (docs/decisions/0017).
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: "linked",
   logLevel: "warning",
   plugins: [lightImports, englishZodLocale],
+  // Which source files each chunk holds (minified chunks keep no `// file`
+  // comments): the tests that check what a command loads read this file.
+  // It is outside dist/, so it is not published.
+  metafile: true,
 });
+await writeFile(new URL("./build-meta.json", import.meta.url), JSON.stringify(bin.metafile));
 await chmod(new URL("./dist/txcript.js", import.meta.url), 0o755);

@@ -12,6 +12,27 @@ import { afterEach, beforeAll, beforeEach } from "vitest";
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const repoRoot = path.resolve(packageRoot, "../..");
 export const bin = path.join(packageRoot, "dist/txcript.js");
+
+let buildMeta:
+  | { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> }
+  | undefined;
+
+/**
+ * The source files bundled into a file of dist/ (paths as esbuild names them,
+ * relative to this package: `src/main.ts`, `../core/src/errors.ts`) that
+ * put code into it, from the metafile build.mjs writes beside dist/: the
+ * chunks are minified, so they keep no `// file` comments of their own.
+ */
+export function bundledSources(file: string): string[] {
+  buildMeta ??= JSON.parse(readFileSync(path.join(packageRoot, "build-meta.json"), "utf8"));
+  const key = path.relative(packageRoot, file).split(path.sep).join("/");
+  const output = buildMeta?.outputs[key];
+  if (output === undefined) throw new Error(`${key} is not in build-meta.json: rebuild the bin`);
+  // A module whose code was all left out (a barrel of re-exports) is listed with no bytes.
+  return Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([source]) => source);
+}
 export const fixturesRoot = path.join(repoRoot, "fixtures");
 export const realRoot = path.resolve(repoRoot, "../shared/real");
 
@@ -218,11 +239,7 @@ process.on("exit", () => writeFileSync(${JSON.stringify(builtinLog)}, process.mo
         .map((url) => fileURLToPath(url)),
     ),
   ];
-  const sources = files.flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map(
-      (match) => match[1] as string,
-    ),
-  );
+  const sources = files.flatMap(bundledSources);
   const builtins = (await fs.readFile(builtinLog, "utf8").catch(() => ""))
     .split("\n")
     .filter((line) => line.startsWith("NativeModule ") && !line.includes("internal/"))
