@@ -14,8 +14,6 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const { serveKeeper } = await import("./search-keeper.js");
   process.exit(await serveKeeper(process.env, TXCRIPT_VERSION));
 } else {
-  // A closed pipe surfaces through the pending write; keep it from crashing here.
-  process.stdout.on("error", () => undefined);
   // `search` is answered by a running search keeper when one is asked for (search-client.ts;
   // off unless TXCRIPT_SEARCH_KEEPER=1, and only then is its socket code, node:net, loaded),
   // else with nothing changed without the registry (search-fast.ts).
@@ -24,6 +22,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     ? (await import("./search-keeper-address.js")).keeperMode(process.env)
     : "off";
   const client = mode === "off" ? undefined : await import("./search-client.js");
+  // A closed pipe surfaces through the pending write; keep it from crashing here
+  // (processIo does the same for the other paths, when stdout is first used).
+  if (client !== undefined) process.stdout.on("error", () => undefined);
   let code =
     client === undefined
       ? undefined

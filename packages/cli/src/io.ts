@@ -11,11 +11,26 @@ export interface Io {
   cwd: string;
 }
 
+/**
+ * The process's own: its standard streams are made on first use, since
+ * Node builds each on first access (a pipe's loads node:net, a terminal's
+ * node:tty) and most commands never touch stdin, nor stdout when writing a
+ * file. A closed stdout pipe surfaces through the pending write; its error
+ * event is kept from crashing the process.
+ */
 export function processIo(): Io {
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      const { stdout } = process;
+      if (stdout.listenerCount("error") === 0) stdout.on("error", () => undefined);
+      return stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
     env: process.env,
     cwd: process.cwd(),
   };

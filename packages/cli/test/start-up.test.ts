@@ -6,8 +6,9 @@
 // which harness packages they hold. No figure here is a time.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bin, fixturesRoot, type Home, runWithLoadLog, useHome } from "./e2e.js";
+import { bin, fixturesRoot, type Home, runWithLoadLog, txcript, useHome } from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -145,19 +146,66 @@ describe("start-up loads only the harnesses a command touches", () => {
       expect(zod.filter((file) => file.endsWith(unused))).toEqual([]);
   });
 
-  it("--help and view load no node:crypto (control: convert into a file, whose temporary name is random, does)", async () => {
-    // core's files.ts and uuid.ts load it on the first hash (node-crypto.ts).
-    for (const args of [["--help"], ["view", ampThread]]) {
+  it("--help, view and a convert that hashes nothing load no node:crypto (control: a convert into Claude Code, whose ids are hashed, does)", async () => {
+    // core's files.ts and uuid.ts load it on the first hash (node-crypto.ts); a
+    // temporary file's name is random, not hashed (files.ts temporaryName).
+    const plain = path.join(home.root, "plain.jsonl");
+    for (const args of [
+      ["--help"],
+      ["view", ampThread],
+      ["convert", ampThread, "--to", "stream_json", "-o", plain],
+    ]) {
       const { result, builtins } = await loading(args);
       expect(result.code, result.stderr).toBe(0);
       expect(builtins).toContain("node:fs");
       expect(builtins).not.toContain("node:crypto");
     }
+    await fs.access(plain);
     const output = path.join(home.root, "out.jsonl");
     const convert = await loading(["convert", ampThread, "--to", "cc", "-o", output]);
     expect(convert.result.code, convert.result.stderr).toBe(0);
     await fs.access(output);
     expect(convert.builtins).toContain("node:crypto");
+  });
+
+  it("a quiet convert into a file never makes the stdout stream (control: view, which prints, does)", async () => {
+    // Node builds process.stdout on first access (for the tests' pipe, with
+    // node:net); io.ts processIo makes the streams lazy. A preload wraps the
+    // getter and notes the first access (the load hooks of runWithLoadLog
+    // load node:net themselves, so the module list cannot tell).
+    const mark = path.join(home.root, "stdout-touched.txt");
+    const trap = path.join(home.root, "trap.mjs");
+    await fs.writeFile(
+      trap,
+      `import { writeFileSync } from "node:fs";
+const own = Object.getOwnPropertyDescriptor(process, "stdout");
+Object.defineProperty(process, "stdout", {
+  configurable: true,
+  enumerable: own.enumerable,
+  get() {
+    writeFileSync(${JSON.stringify(mark)}, "touched");
+    return own.get.call(process);
+  },
+});
+`,
+    );
+    const touched = async (args: string[]) => {
+      await fs.rm(mark, { force: true });
+      const result = await txcript(home, args, {
+        env: { NODE_OPTIONS: `--import=${pathToFileURL(trap).href}` },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      return fs.access(mark).then(
+        () => true,
+        () => false,
+      );
+    };
+    const output = path.join(home.root, "quiet.jsonl");
+    expect(
+      await touched(["convert", ampThread, "--to", "stream_json", "-o", output, "--quiet"]),
+    ).toBe(false);
+    await fs.access(output);
+    expect(await touched(["view", ampThread])).toBe(true);
   });
 
   it("--version loads the bin's entry alone", async () => {

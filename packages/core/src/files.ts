@@ -102,12 +102,22 @@ export function temporaryPrefix(base: string): string {
   return `.${cut}~${hash}.`;
 }
 
+/** Six hex digits from Math.random. */
+const hex6 = () =>
+  Math.floor(Math.random() * 0x1000000)
+    .toString(16)
+    .padStart(6, "0");
+
+/**
+ * `<prefix><pid>.<12 hex>.tmp` beside the target. The name needs to be new,
+ * not secret: it is opened with O_EXCL, so a name already there (by chance or
+ * planted) fails the write instead of being written through. So Math.random
+ * serves, and node:crypto (several milliseconds to load) is not loaded by
+ * every write (packages/cli/test/start-up.test.ts).
+ */
 function temporaryName(target: string): string {
   const prefix = temporaryPrefix(path.basename(target));
-  return path.join(
-    path.dirname(target),
-    `${prefix}${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}.tmp`,
-  );
+  return path.join(path.dirname(target), `${prefix}${process.pid}.${hex6()}${hex6()}.tmp`);
 }
 
 /**
