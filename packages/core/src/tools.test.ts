@@ -1,7 +1,7 @@
 import { jsonArbitrary, jsonObjectArbitrary, typedToolArbitrary } from "@txcript/core/arbitraries";
 import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Json } from "./json.js";
 import { fromCanonical, toCanonical, toolInputSchemas, typedToolNames } from "./tools.js";
 
@@ -84,5 +84,25 @@ describe("fromCanonical", () => {
     ]) {
       expect(Object.hasOwn(toolInputSchemas, name)).toBe(true);
     }
+  });
+});
+
+describe("the typed tools' input schemas are built when first asked for", () => {
+  it("a fresh import holds getters; asking for one builds that one alone, once", async () => {
+    vi.resetModules();
+    const fresh = await import("./tools.js");
+    const built = (name: string) =>
+      "value" in (Object.getOwnPropertyDescriptor(fresh.toolInputSchemas, name) ?? {});
+    expect(fresh.typedToolNames.filter(built)).toEqual([]);
+    // Classifying a Bash call builds Bash's schema and no other.
+    expect(fresh.fromCanonical("Bash", { command: "ls" }).name).toBe("Bash");
+    expect(fresh.typedToolNames.filter(built)).toEqual(["Bash"]);
+    // Control: the built schema is kept, not built again.
+    expect(fresh.toolInputSchemas.Bash).toBe(fresh.toolInputSchemas.Bash);
+    // The union parses through its lazy wrapper, and builds the rest.
+    expect(fresh.ToolSchema.safeParse({ name: "Read", input: { file_path: "a" } }).success).toBe(
+      true,
+    );
+    expect(fresh.typedToolNames.filter(built)).toEqual(fresh.typedToolNames);
   });
 });
