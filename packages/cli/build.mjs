@@ -56,6 +56,40 @@ const englishZodLocale = {
   },
 };
 
+// Every command but --version detects its input with the harnesses' sniffs
+// (@txcript/harnesses/sniffs), and each harness's codec uses its own sniff as
+// `detect`: shared by two importers, each sniff became a chunk of its own,
+// and the bin loaded 13 tiny modules before it knew the harness. The sniff
+// list gets its own copies (a namespace of its own makes them other modules
+// to esbuild), bundled into its chunk; a harness keeps the original. A
+// sniff has no runtime import, so a copy is the same function
+// (packages/harnesses sniffs.test.ts holds each sniff to its codec's detect).
+const sniffCopies = {
+  name: "sniff-copies",
+  setup(build) {
+    build.onResolve({ filter: /^@txcript\/[a-z-]+\/sniff$/ }, async (args) => {
+      if (
+        args.pluginData?.sniffCopy ||
+        !/[\\/]harnesses[\\/]src[\\/]sniffs\.ts$/.test(args.importer)
+      )
+        return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { sniffCopy: true },
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, namespace: "sniff-copy" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "sniff-copy" }, async (args) => ({
+      contents: await readFile(args.path, "utf8"),
+      resolveDir: path.dirname(args.path),
+      loader: "ts",
+    }));
+  },
+};
+
 // What the bin and the help-list probe are built with alike.
 const shared = {
   bundle: true,
@@ -118,7 +152,7 @@ const bin = await build({
   minifySyntax: true,
   legalComments: "linked",
   logLevel: "warning",
-  plugins: [lightImports, englishZodLocale],
+  plugins: [lightImports, englishZodLocale, sniffCopies],
   // Which source files each chunk holds (minified chunks keep no `// file`
   // comments): the tests that check what a command loads read this file.
   // It is outside dist/, so it is not published.

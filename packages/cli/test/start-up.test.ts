@@ -8,7 +8,15 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bin, fixturesRoot, type Home, runWithLoadLog, txcript, useHome } from "./e2e.js";
+import {
+  bin,
+  bundledSources,
+  fixturesRoot,
+  type Home,
+  runWithLoadLog,
+  txcript,
+  useHome,
+} from "./e2e.js";
 
 let home: Home;
 useHome((made) => {
@@ -50,13 +58,23 @@ function harnessesLoaded(sources: readonly string[]): string[] {
 
 describe("start-up loads only the harnesses a command touches", () => {
   it("view of an Amp thread loads Amp alone, and every harness's sniff", async () => {
-    const { result, sources } = await loading(["view", ampThread]);
+    const { result, sources, files } = await loading(["view", ampThread]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("Shapes the reader used to drop silently");
     expect(harnessesLoaded(sources)).toEqual(["amp"]);
     // The sniffs are loaded (detection ran through them), and no registry.
-    expect(new Set(sources.filter((file) => file.endsWith("-sniff.ts"))).size).toBe(13);
+    const sniffs = sources.filter((file) => file.endsWith("-sniff.ts"));
+    expect(new Set(sniffs.map((file) => path.basename(file))).size).toBe(13);
     expect(sources).not.toContain("../harnesses/src/index.ts");
+    // The sniff list's copies of the sniffs are bundled into its own chunk
+    // (build.mjs sniffCopies), not a chunk each: one file holds them all.
+    const copies = files.filter((file) =>
+      bundledSources(file).some((source) => source.startsWith("sniff-copy:")),
+    );
+    expect(copies).toHaveLength(1);
+    expect(
+      bundledSources(copies[0] as string).filter((source) => source.startsWith("sniff-copy:")),
+    ).toHaveLength(13);
   });
 
   it("view of a Claude Code session loads Claude Code and not Amp (the control)", async () => {
