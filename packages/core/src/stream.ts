@@ -38,6 +38,25 @@ export interface StreamInput {
   replay(): Iterable<StreamPart>;
 }
 
+/**
+ * The option under which streamConvert hands its reads of one input (the
+ * parts, then each replay) one StreamMemo: a reader may keep there what a
+ * pass over the lines found that depends on nothing but the lines and the
+ * options, and take it back on the replay instead of reading for it again.
+ * One conversion's reads see the same lines (StreamInput#replay), so what
+ * is kept holds; no memo outlives its conversion.
+ */
+export const streamMemoOption = "streamMemo";
+
+/** What a reader keeps for the later reads of one conversion, under a key of its own. */
+export type StreamMemo = Map<string, unknown>;
+
+/** The StreamMemo in `options`, if a conversion passed one. */
+export function streamMemoOf(options: CodecOptions): StreamMemo | undefined {
+  const memo = options[streamMemoOption];
+  return memo instanceof Map ? (memo as StreamMemo) : undefined;
+}
+
 /** Reads a format's lines as parts; warnings go to `options.onWarning` as in toCommon. */
 export type StreamReader = (lines: LineSource, options: CodecOptions) => Iterable<StreamPart>;
 
@@ -159,7 +178,8 @@ export function streamConvert(
   const tag = options.tag ?? ((warning) => warning);
   const readLeg = new RepeatFold((warning) => tag(warning, "read"));
   const writeLeg = new RepeatFold((warning) => tag(warning, "write"));
-  const readOptions = options.read ?? {};
+  const memo: StreamMemo = new Map();
+  const readOptions: CodecOptions = { ...options.read, [streamMemoOption]: memo };
   const onRead = readLeg.add;
   const input: StreamInput = {
     parts: read(lines, { ...readOptions, onWarning: chain(onRead, readOptions.onWarning) }),
