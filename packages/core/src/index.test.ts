@@ -114,6 +114,8 @@ describe("public exports", () => {
         "splitMeta",
         "sqliteBinding",
         "streamConvert",
+        "streamMemoOf",
+        "streamMemoOption",
         "stringAt",
         "stringifyJson",
         "temporaryPrefix",

@@ -164,6 +164,7 @@ export { sqliteBinding } from "./sqlite.js";
 export type {
   StreamConversion,
   StreamInput,
+  StreamMemo,
   StreamPart,
   StreamReader,
   StreamWriter,
@@ -174,6 +175,8 @@ export {
   restMessages,
   splitMeta,
   streamConvert,
+  streamMemoOf,
+  streamMemoOption,
   transcriptInput,
   transcriptParts,
 } from "./stream.js";

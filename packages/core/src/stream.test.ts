@@ -6,7 +6,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { transcriptArbitrary } from "./arbitraries/index.js";
 import { TxcriptError } from "./errors.js";
 import type { Message, Meta } from "./model.js";
-import { collectTranscript, orderedParts, type StreamPart, transcriptParts } from "./stream.js";
+import {
+  collectTranscript,
+  orderedParts,
+  type StreamPart,
+  type StreamReader,
+  type StreamWriter,
+  streamConvert,
+  streamMemoOf,
+  streamMemoOption,
+  transcriptParts,
+} from "./stream.js";
 import { readFileLines, textLines } from "./stream-lines.js";
 import { lawParameters } from "./testing/index.js";
 
@@ -133,5 +143,38 @@ describe("parts", () => {
       { kind: "subagent", subagent },
     ];
     expect([...orderedParts(good)]).toEqual(good);
+  });
+});
+
+describe("streamConvert's StreamMemo", () => {
+  it("gives the parts' read and every replay of one conversion the same memo, and each conversion its own", () => {
+    const seen: unknown[] = [];
+    const reader: StreamReader = function* (_lines, options) {
+      seen.push(streamMemoOf(options));
+      yield {
+        kind: "meta",
+        meta: { id: "s", timestamp: "2026-01-01T00:00:00.000Z" },
+        subagents: false,
+      };
+    };
+    const writer: StreamWriter = (input) => {
+      const counts = [
+        [...input.parts].length,
+        [...input.replay()].length,
+        [...input.replay()].length,
+      ];
+      return [counts.join(",")];
+    };
+    const convert = () => [...streamConvert(() => textLines(""), reader, writer).chunks].join("");
+    expect(convert()).toBe("1,1,1");
+    expect(convert()).toBe("1,1,1");
+    expect(seen).toHaveLength(6);
+    expect(seen[0]).toBeInstanceOf(Map);
+    expect(seen.slice(0, 3).every((memo) => memo === seen[0])).toBe(true);
+    expect(seen.slice(3).every((memo) => memo === seen[3])).toBe(true);
+    expect(seen[3]).not.toBe(seen[0]);
+    // Control: a reader called outside a conversion finds none.
+    expect(streamMemoOf({})).toBeUndefined();
+    expect(streamMemoOf({ [streamMemoOption]: "not a map" })).toBeUndefined();
   });
 });

@@ -38,6 +38,25 @@ export interface StreamInput {
   replay(): Iterable<StreamPart>;
 }
 
+/**
+ * The option under which streamConvert hands its reads of one input (the
+ * parts, then each replay) one StreamMemo: a reader may keep there what a
+ * pass over the lines found that depends on nothing but the lines and the
+ * options, and take it back on the replay instead of reading for it again.
+ * One conversion's reads see the same lines (StreamInput#replay), so what
+ * is kept holds; no memo outlives its conversion.
+ */
+export const streamMemoOption = "streamMemo";
+
+/** What a reader keeps for the later reads of one conversion, under a key of its own. */
+export type StreamMemo = Map<string, unknown>;
+
+/** The StreamMemo in `options`, if a conversion passed one. */
+export function streamMemoOf(options: CodecOptions): StreamMemo | undefined {
+  const memo = options[streamMemoOption];
+  return memo instanceof Map ? (memo as StreamMemo) : undefined;
+}
+
 /** Reads a format's lines as parts; warnings go to `options.onWarning` as in toCommon. */
 export type StreamReader = (lines: LineSource, options: CodecOptions) => Iterable<StreamPart>;
 
@@ -141,7 +160,10 @@ function silent(options: CodecOptions): CodecOptions {
  * Convert through parts: `read` over `lines`, `write` over its parts. The
  * legs' warnings are collected apart and joined read leg first, so they
  * come out as the whole path's do, though the legs interleave here. `tag`
- * marks each warning (the CLI names leg and harness).
+ * marks each warning (the CLI names leg and harness); it is called once per
+ * kind (code and message) and its later occurrences are counted into that
+ * (RepeatFold), so the leg, harness, code and message it gives must not
+ * depend on anything else of the warning (the path, the count).
  */
 export function streamConvert(
   lines: LineSource,
@@ -153,17 +175,18 @@ export function streamConvert(
     tag?: (warning: Warning, leg: "read" | "write") => Warning;
   } = {},
 ): StreamConversion {
-  const readLeg = new WarningCollector();
-  const writeLeg = new WarningCollector();
   const tag = options.tag ?? ((warning) => warning);
-  const readOptions = options.read ?? {};
-  const onRead = (warning: Warning) => readLeg.add(tag(warning, "read"));
+  const readLeg = new RepeatFold((warning) => tag(warning, "read"));
+  const writeLeg = new RepeatFold((warning) => tag(warning, "write"));
+  const memo: StreamMemo = new Map();
+  const readOptions: CodecOptions = { ...options.read, [streamMemoOption]: memo };
+  const onRead = readLeg.add;
   const input: StreamInput = {
     parts: read(lines, { ...readOptions, onWarning: chain(onRead, readOptions.onWarning) }),
     replay: () => read(lines, silent(readOptions)),
   };
   const writeOptions = options.write ?? {};
-  const onWrite = (warning: Warning) => writeLeg.add(tag(warning, "write"));
+  const onWrite = writeLeg.add;
   const chunks = write(input, {
     ...writeOptions,
     onWarning: chain(onWrite, writeOptions.onWarning),
@@ -172,7 +195,7 @@ export function streamConvert(
     chunks,
     warnings: () => {
       const joined = new WarningCollector();
-      for (const warning of [...readLeg.warnings, ...writeLeg.warnings]) joined.add(warning);
+      for (const warning of [...readLeg.warnings(), ...writeLeg.warnings()]) joined.add(warning);
       return joined.warnings;
     },
   };
@@ -188,4 +211,58 @@ function chain(
         first(warning);
         second(warning);
       };
+}
+
+/**
+ * A leg's warnings collected as a WarningCollector collects them, for a
+ * stream that reports tens of thousands of occurrences (one per line of a
+ * capture without timestamps): the first occurrence of each kind (code and
+ * message) is tagged and added at once, so kinds and cases keep the order
+ * of their first occurrence and its path; a later one (without cases of its
+ * own) is only counted, and `warnings()` adds each kind's count as one
+ * warning, which a collector sums into the case it already holds. The
+ * result is the collector's of every occurrence tagged and added alone,
+ * when `tag` gives one kind the same leg, harness, code and message.
+ */
+export class RepeatFold {
+  readonly #collector = new WarningCollector();
+  readonly #tag: (warning: Warning) => Warning;
+  /** By code, then message: the first occurrence tagged, and the count of those after it. */
+  readonly #kinds = new Map<string, Map<string, { tagged: Warning; more: number }>>();
+
+  constructor(tag: (warning: Warning) => Warning) {
+    this.#tag = tag;
+  }
+
+  readonly add = (warning: Warning): void => {
+    if (warning.cases !== undefined) {
+      this.#collector.add(this.#tag(warning));
+      return;
+    }
+    let byMessage = this.#kinds.get(warning.code);
+    if (byMessage === undefined) {
+      byMessage = new Map();
+      this.#kinds.set(warning.code, byMessage);
+    }
+    const known = byMessage.get(warning.message);
+    if (known !== undefined) {
+      known.more += warning.count;
+      return;
+    }
+    const tagged = this.#tag(warning);
+    byMessage.set(warning.message, { tagged, more: 0 });
+    this.#collector.add(tagged);
+  };
+
+  /** The warnings so far (the counted repeats included), as WarningCollector#warnings. */
+  warnings(): Warning[] {
+    for (const byMessage of this.#kinds.values())
+      for (const kind of byMessage.values())
+        if (kind.more !== 0) {
+          const { path: _, cases: __, ...rest } = kind.tagged;
+          this.#collector.add({ ...rest, count: kind.more });
+          kind.more = 0;
+        }
+    return this.#collector.warnings;
+  }
 }

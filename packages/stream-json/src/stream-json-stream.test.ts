@@ -20,7 +20,10 @@ import {
   type LineSource,
   readFileLines,
   type StreamPart,
+  type StreamReader,
+  type StreamWriter,
   streamConvert,
+  streamMemoOption,
   type Transcript,
   textLines,
 } from "@txcript/core";
@@ -305,5 +308,42 @@ describe("stream-json streaming law", () => {
     expect(streamed.warnings.map((warning) => warning.code)).toContain(
       "stream_json.truncated-line",
     );
+  });
+});
+
+describe("stream-json streaming: a replay reuses pass one", () => {
+  /** A writer that reads the parts and then one replay (as the Claude Code writer plans), and prints both. */
+  const replaying: StreamWriter = (input) => [
+    JSON.stringify([...input.parts]),
+    "\n",
+    JSON.stringify([...input.replay()]),
+  ];
+  const capture = [
+    init("s"),
+    user("s", "one"),
+    `{"type":"assistant","session_id":"s","message":{"id":"m","content":[{"type":"text","text":"a"}]}}`,
+    user("s", "two"),
+    `{"type":"assistant","session_id":"s","message":{"id":"m","content":[{"type":"text","text":"b"}]}}`,
+  ].join("\n");
+
+  function run(read: StreamReader) {
+    const counted = countingLines(() => textLines(capture));
+    const text = [...streamConvert(counted.source, read, replaying).chunks].join("");
+    return { text, passes: counted.passes().length };
+  }
+
+  it("reads the lines three times for the parts and a replay (pass one once), giving the same parts", () => {
+    const reused = run(streamJsonReadStream);
+    expect(reused.passes).toBe(3);
+    const [parts, replayed] = reused.text.split("\n");
+    expect(replayed).toBe(parts);
+    expect(parts).toBe(JSON.stringify([...streamJsonReadStream(() => textLines(capture), {})]));
+    // Control: the same reader without the conversion's memo reads pass one again, to the same text.
+    const unkept = run((lines, options) => {
+      const { [streamMemoOption]: _, ...rest } = options;
+      return streamJsonReadStream(lines, rest);
+    });
+    expect(unkept.passes).toBe(4);
+    expect(unkept.text).toBe(reused.text);
   });
 });

@@ -31,6 +31,7 @@ import {
   type Message,
   type StreamPart,
   StringIds,
+  streamMemoOf,
   TxcriptError,
   warn,
 } from "@txcript/core";
@@ -99,6 +100,9 @@ class LastLines {
   }
 }
 
+/** Where pass one's findings are kept in a conversion's StreamMemo. */
+const scanMemoKey = "stream_json.scan";
+
 /** Pass one: the meta, the subagents' keys and the message ids' last lines; or the whole path's refusal. */
 function scan(lines: LineSource, options: CodecOptions) {
   const { onWarning: _, ...quiet } = options;
@@ -133,8 +137,17 @@ export function* streamJsonReadStream(
   codecOptions: CodecOptions,
 ): Generator<StreamPart> {
   const options = codecOptions;
-  const { meta, keys, last } = scan(lines, options);
-  yield { kind: "meta", meta, subagents: keys.size > 0 };
+  // Pass one depends only on the lines and the options: a replay in the same conversion reuses it.
+  // (Only read here: `keys` and `last` are looked up; the meta part is a copy of its own.)
+  const memo = streamMemoOf(options);
+  const kept = memo?.get(scanMemoKey) as ReturnType<typeof scan> | undefined;
+  const { meta, keys, last } = kept ?? scan(lines, options);
+  memo?.set(scanMemoKey, { meta, keys, last });
+  yield {
+    kind: "meta",
+    meta: kept === undefined ? meta : structuredClone(meta),
+    subagents: keys.size > 0,
+  };
   const accumulator = new StreamJsonAccumulator(options as StreamJsonReadOptions, "stream");
   const main = internals.main(accumulator);
   let partId: string | undefined;
