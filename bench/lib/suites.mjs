@@ -422,14 +422,10 @@ export async function peakMemory({ manifest, codecs, cli, corpus, log }) {
           ],
           { cwd: repoRoot },
         );
-    const floor = await peakRss(
-      node,
-      [
-        worker("convert.mjs"),
-        JSON.stringify({ mode: "floor-once", file: input, output: `${output}.floor` }),
-      ],
-      { cwd: repoRoot },
-    );
+    // The same floor process the whole-process convert rows time (no txcript module loaded).
+    const floor = await peakRss(node, [worker("floor-process.mjs"), input, `${output}.floor`], {
+      cwd: repoRoot,
+    });
     await fs.rm(output, { force: true });
     await fs.rm(`${output}.floor`, { force: true });
     if (subject.code !== 0 || subject.bytes === undefined) {

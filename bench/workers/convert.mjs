@@ -26,21 +26,6 @@ if (config.mode === "once") {
   if (config.output) writeFileSync(config.output, output);
   process.exit(0);
 }
-if (config.mode === "floor-once") {
-  // The floor alone, for its own peak RSS: parse the input, stringify it back.
-  const text = readFileSync(config.file, "utf8");
-  const jsonl = !text.startsWith("{\n") && text.includes("}\n{");
-  const output = jsonl
-    ? text
-        .split("\n")
-        .filter((line) => line !== "")
-        .map((line) => JSON.stringify(JSON.parse(line)))
-        .join("\n")
-    : JSON.stringify(JSON.parse(text), null, 2);
-  if (config.output) writeFileSync(config.output, output);
-  process.exit(0);
-}
-
 const input = readFileSync(config.file, "utf8");
 const output = convertOnce(input);
 

@@ -2,8 +2,9 @@
 // session file, JSON.parse's it (each line of JSON lines, or the one
 // document) and writes JSON.stringify of the same values back (one line
 // each, or the document in its own indentation) — what any conversion of
-// those bytes must at least do, start-up included. It imports nothing of
-// txcript's. Usage: node floor-process.mjs <input> <output>
+// those bytes must at least do, start-up included; the memory suite takes
+// its peak RSS too. It imports nothing of txcript's.
+// Usage: node floor-process.mjs <input> <output>
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [input, output] = process.argv.slice(2);
