@@ -142,7 +142,7 @@ export function* streamJsonReadStream(
   const memo = streamMemoOf(options);
   const kept = memo?.get(scanMemoKey) as ReturnType<typeof scan> | undefined;
   const { meta, keys, last } = kept ?? scan(lines, options);
-  memo?.set(scanMemoKey, { meta, keys, last });
+  if (kept === undefined) memo?.set(scanMemoKey, { meta, keys, last });
   yield {
     kind: "meta",
     meta: kept === undefined ? meta : structuredClone(meta),
