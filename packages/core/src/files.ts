@@ -423,7 +423,12 @@ export async function readTextFile(
         );
       }
     }
-    return await fs.readFile(file, "utf8");
+    // One decode of the whole buffer, not `readFile(file, "utf8")`: on
+    // Node 20 that decodes chunk by chunk into a string of many pieces,
+    // which the first regex or JSON.parse then copies into one (~30 ms and
+    // a slower parse for 10 MB; bench/NOTES.md, 2026-12-07). Same text:
+    // both decode UTF-8 with U+FFFD for invalid bytes and keep a BOM.
+    return (await fs.readFile(file)).toString("utf8");
   } catch (cause) {
     if (TxcriptError.isInstance(cause)) throw cause;
     throw ioError(cause, file, "read", options.harness);
