@@ -20,6 +20,7 @@ import {
   type JsonObjectEvent,
   jsonPath,
   type LineSource,
+  linesOrBlocks,
   type Meta,
   ownValue,
   parseJson,
@@ -70,7 +71,7 @@ function readHead(lines: LineSource): {
   let model: string | undefined;
   let arrays = 0;
   let bad = -1;
-  for (const event of walkThread(lines())) {
+  for (const event of walkThread(linesOrBlocks(lines))) {
     if (event.kind === "array") {
       // A repeated key: JSON.parse keeps the last value, so only the last array counts.
       arrays += 1;
@@ -113,7 +114,7 @@ export function* ampReadStream(lines: LineSource, options: CodecOptions): Genera
   const site: Site = { message: -1, block: -1 };
   let clock = meta.timestamp;
   let arrays = 0;
-  for (const event of walkThread(lines())) {
+  for (const event of walkThread(linesOrBlocks(lines))) {
     if (event.kind === "array") arrays += 1;
     if (event.kind !== "element" || arrays !== head.arrays) continue;
     const value = parseJson(event.text, { harness, line: event.line }) as JsonObject;

@@ -19,9 +19,9 @@ import {
   type CodecOptions,
   commonDocumentPieces,
   compactionOf,
+  fileLineSource,
   type Message,
   makeDirectoryInside,
-  readFileLines,
   type StreamPart,
   type Subagent,
   type Transcript,
@@ -83,7 +83,7 @@ export async function streamedCopy(
   const { values, settings, target } = options;
   const limit = maxInputBytes(io.env);
   const full = values.full === true;
-  const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
+  const lines = fileLineSource(located.path, { shown: located.shown, harness: harness.id });
   const read: CodecOptions = {
     ...harness.readOptions?.({ startTime: located.mtime }),
     ...alone,

@@ -9,7 +9,7 @@
 import {
   type CodecOptions,
   commonWriteStream,
-  readFileLines,
+  fileLineSource,
   readHead,
   sessionReadsAlone,
   streamConvert,
@@ -175,7 +175,7 @@ export async function convertStreamSource(
       ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     }),
   };
-  const lines = () => readFileLines(located.path, { shown: located.shown, harness: harness.id });
+  const lines = fileLineSource(located.path, { shown: located.shown, harness: harness.id });
   // With --redact, one more read finds the secrets first; every read then gives them replaced.
   const reader = await redactedReaderIfAsked(io, options.values, options.settings, {
     reader: harness.readStream as NonNullable<Harness["readStream"]>,

@@ -185,7 +185,16 @@ export { convertStreamed, convertWhole } from "./stream-check.js";
 export { commonDocumentPieces, commonWriteStream } from "./stream-common.js";
 export { IntColumn, StringIds } from "./stream-intern.js";
 export type { LineReadOptions, LineSource } from "./stream-lines.js";
-export { defaultMaxLineBytes, readFileLines, textLines } from "./stream-lines.js";
+export {
+  defaultMaxLineBytes,
+  fileLineSource,
+  linesOrBlocks,
+  readFileLineBlocks,
+  readFileLines,
+  textLineBlocks,
+  textLineSource,
+  textLines,
+} from "./stream-lines.js";
 export type { MessageRange, ToTextOptions } from "./text.js";
 export { resolveRange, toText } from "./text.js";
 export { isCanonicalTimestamp, readTimestamp, timestampMillis } from "./timestamp.js";

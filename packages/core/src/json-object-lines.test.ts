@@ -3,7 +3,8 @@
 // handed out parses to the document's own, the array's elements in order,
 // keys repeated as written; broken documents are refused with parseJson's
 // message; strings holding brackets, braces and escaped quotes do not end a
-// value.
+// value. In blocks of whole lines (readFileLineBlocks), the walk hands out
+// the same events, lines and refusals as line by line.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TxcriptError } from "./errors.js";
@@ -56,6 +57,29 @@ const layouts = [0, 1, 2, "\t"] as const;
 
 function walk(text: string): JsonObject {
   return rebuilt(walkJsonObjectLines(textLines(text), options));
+}
+
+/** The text's lines grouped into blocks of whole lines joined by "\n", `sizes` lines at a time (cycled). */
+function blocksOf(text: string, sizes: number[]): string[] {
+  const lines = [...textLines(text)];
+  const blocks: string[] = [];
+  for (let at = 0, turn = 0; at < lines.length; turn += 1) {
+    const size = Math.max(1, sizes[turn % sizes.length] ?? 1);
+    blocks.push(lines.slice(at, at + size).join("\n"));
+    at += size;
+  }
+  return blocks;
+}
+
+/** The events of a walk, or its refusal (message and location). */
+function outcome(lines: Iterable<string>): unknown {
+  try {
+    return [...walkJsonObjectLines(lines, options)];
+  } catch (error) {
+    return TxcriptError.isInstance(error)
+      ? { refused: error.message, location: error.location }
+      : { refused: String(error) };
+  }
 }
 
 describe("walkJsonObjectLines", () => {
@@ -128,6 +152,74 @@ describe("walkJsonObjectLines", () => {
       expect(() => walk(text), text).toThrow((whole as TxcriptError).message);
     }
     expect(() => walk("[1]")).toThrow("not an object: [1]");
+  });
+});
+
+describe("walkJsonObjectLines in blocks of whole lines", () => {
+  const sizes = fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 });
+
+  it("hands out the same events, with the same lines, as line by line", () => {
+    fc.assert(
+      fc.property(
+        documentArbitrary,
+        fc.constantFrom(...layouts),
+        sizes,
+        (document, layout, cut) => {
+          const text = JSON.stringify(document, null, layout);
+          expect(outcome(blocksOf(text, cut))).toEqual(outcome(textLines(text)));
+        },
+      ),
+      lawParameters(),
+    );
+  });
+
+  it("refuses what line by line refuses, on the same line", () => {
+    const broken = [
+      '{\n  "a": 1',
+      '{\n  "a"\n  1\n}',
+      '{\n  "a": 1,\n}',
+      '{\n  "a": 1\n}\nx',
+      '{\n  "items": [\n    1\n    2\n  ]\n}',
+      '{\n  "a": "b\nc"\n}',
+      '{\n  "items": [\n    {"x": "b\nc"}\n  ]\n}',
+      '{\n  "k\ney": 1\n}',
+      "\n\n[1,\n2]",
+      `${" ".repeat(150)}\n${"x".repeat(120)}\n[1]`,
+      "",
+    ];
+    for (const text of broken)
+      for (const cut of [[1], [2], [3], [1000]]) {
+        const lines = outcome(textLines(text));
+        expect(lines, text).toHaveProperty("refused");
+        expect(outcome(blocksOf(text, cut)), `${text} in blocks of ${cut}`).toEqual(lines);
+      }
+    // The caller's "not an object" gets the same start: whole lines, as many as make 200 characters.
+    const whole = { ...options, notAnObject: (start: string) => new Error(`start:${start}`) };
+    const starts = [
+      `\n\n[${"1,\n".repeat(120)}1]`,
+      `[${"12345678,".repeat(40)}\n1]`,
+      "  42",
+      `"${"s".repeat(199)}"\n`,
+    ];
+    const startOf = (lines: Iterable<string>): string => {
+      try {
+        [...walkJsonObjectLines(lines, whole)];
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no refusal";
+    };
+    for (const text of starts) {
+      const expected = startOf(textLines(text));
+      expect(expected, text).toMatch(/^start:/);
+      for (const cut of [[1], [2], [7], [1000]])
+        expect(startOf(blocksOf(text, cut))).toBe(expected);
+    }
+    // Control: a string cut by a line break inside an element is refused, not read across it.
+    expect(outcome(['{"items": [{"x": "b', 'c"}]}'])).toMatchObject({
+      refused: 'not valid JSON: unexpected "\\n"',
+      location: { line: 1 },
+    });
   });
 });
 

@@ -5,7 +5,8 @@
 // each is parsed alone. JSON.parse gives a value the same whether it sits
 // in a document or stands alone. A raw line break cannot occur inside a JSON
 // string, so no string spans two lines, which keeps the walk simple; the
-// lines are core's readFileLines (or a text's own).
+// lines are core's readFileLines (or a text's own), or, far cheaper,
+// blocks of whole lines (readFileLineBlocks), walked the same way.
 // Why a walker and not a streaming JSON parser: docs/decisions/0016.
 import { TxcriptError } from "./errors.js";
 import type { Json, JsonObject } from "./json.js";
@@ -51,7 +52,7 @@ export interface JsonObjectWalkOptions {
   notAnObject: (start: string) => Error;
 }
 
-/** Index just past the string whose opening quote is at `start` on `line`, or -1 (unterminated). */
+/** Index just past the string whose opening quote is at `start`, or -1 (no closing quote). */
 function stringEnd(text: string, start: number): number {
   let from = start + 1;
   for (;;) {
@@ -68,15 +69,16 @@ function stringEnd(text: string, start: number): number {
 const valueStart = /[[{"\-0-9tfn]/;
 
 /** The end of a number or literal starting at `at`: the next whitespace, comma or closing bracket. */
-function scalarEnd(line: string, at: number): number {
+function scalarEnd(text: string, at: number): number {
   let end = at;
-  while (end < line.length) {
-    const code = line.charCodeAt(end);
-    // space, tab, CR, comma, ], }
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    // space, tab, CR, LF, comma, ], }
     if (
       code === 0x20 ||
       code === 0x09 ||
       code === 0x0d ||
+      code === 0x0a ||
       code === 0x2c ||
       code === 0x5d ||
       code === 0x7d
@@ -89,10 +91,12 @@ function scalarEnd(line: string, at: number): number {
 
 /**
  * Walk a JSON object's lines (see the module comment), handing out each top-level value as
- * text and, for `arrayKey`, each element of its array. Syntax the walk itself needs (the braces,
- * colons and commas of the object and of that array, strings cut by a line break) is refused here
- * with the message JSON.parse's refusal gives (core's parseJson); each value's own syntax is
- * checked by its parse.
+ * text and, for `arrayKey`, each element of its array. Each string `lines` gives is one line,
+ * or several whole lines joined by "\n" (readFileLineBlocks): the walk is the same, and far
+ * cheaper in blocks, where a value is cut out of its block in one slice. Syntax the walk itself
+ * needs (the braces, colons and commas of the object and of that array, strings cut by a line
+ * break) is refused here with the message JSON.parse's refusal gives (core's parseJson); each
+ * value's own syntax is checked by its parse.
  */
 export function* walkJsonObjectLines(
   lines: Iterable<string>,
@@ -123,11 +127,8 @@ export function* walkJsonObjectLines(
   let depth = 0;
   let deepest = 0;
   let startLine = 0;
+  // The line of the character being looked at (0 before the first line).
   let lineNumber = 0;
-  // Each walk its own expressions: a replay walks the same text while this walk is paused.
-  const structural = /["{}[\]]/g;
-  // JSON's whitespace within a line (a line holds no line feed).
-  const space = /[^ \t\r]/g;
   const finish = (text: string, line: number, nested: number): JsonObjectEvent => {
     if (phase === "value") {
       phase = "afterValue";
@@ -137,53 +138,77 @@ export function* walkJsonObjectLines(
     index += 1;
     return { kind: "element", index: index - 1, text, line, depth: nested };
   };
-  // The text before the first value, kept short: the whole read's "not an object" quotes it.
-  let before = "";
+  // The text before the first value, in whole lines: the whole read's "not an object" quotes it.
+  let head = "";
   const iterator = lines[Symbol.iterator]();
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    const line = next.value;
+    const text = next.value;
+    // Each string starts a line; the line break before it belongs to a value being gathered.
     lineNumber += 1;
-    if (phase === "start" && before.length < 200) before += `${lineNumber > 1 ? "\n" : ""}${line}`;
+    if (pieces !== undefined) pieces.push("\n");
+    if (phase === "start" && head.length < 200) head += `${lineNumber > 1 ? "\n" : ""}${text}`;
+    const length = text.length;
+    // Where this line ends: no string may reach past it (JSON strings hold no raw line break).
+    let lineEnd = text.indexOf("\n");
+    if (lineEnd === -1) lineEnd = length;
+    // The string opening at `at`'s end, refused when it does not close on its line.
+    const closeString = (at: number): number => {
+      const close = stringEnd(text, at);
+      if (close === -1 || close > lineEnd) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
+      return close;
+    };
     let at = 0;
-    const length = line.length;
     while (at < length) {
       if (pieces !== undefined) {
-        // Inside an object or array: where it ends on this line, or the line whole.
+        // Inside an object or array: where it ends in this text, or the text whole.
         let end = -1;
-        structural.lastIndex = at;
-        for (let match = structural.exec(line); match !== null; match = structural.exec(line)) {
-          const char = match[0];
-          if (char === '"') {
-            const close = stringEnd(line, match.index);
-            if (close === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
-            structural.lastIndex = close;
-          } else if (char === "{" || char === "[") {
+        let i = at;
+        while (i < length) {
+          const code = text.charCodeAt(i);
+          if (code === 0x22) {
+            i = closeString(i);
+            continue;
+          }
+          if (code === 0x0a) {
+            lineNumber += 1;
+            lineEnd = text.indexOf("\n", i + 1);
+            if (lineEnd === -1) lineEnd = length;
+          } else if (code === 0x7b || code === 0x5b) {
             depth += 1;
             if (depth > deepest) deepest = depth;
-          } else {
+          } else if (code === 0x7d || code === 0x5d) {
             depth -= 1;
             if (depth === 0) {
-              end = match.index + 1;
+              end = i + 1;
               break;
             }
           }
+          i += 1;
         }
         if (end === -1) {
-          pieces.push(line.slice(at), "\n");
+          pieces.push(at === 0 ? text : text.slice(at));
           break;
         }
-        pieces.push(line.slice(at, end));
-        const text = pieces.join("");
+        const value =
+          pieces.length === 0 ? text.slice(at, end) : gathered(pieces, text.slice(at, end));
         pieces = undefined;
         at = end;
-        yield finish(text, startLine, deepest);
+        yield finish(value, startLine, deepest);
         continue;
       }
-      space.lastIndex = at;
-      const found = space.exec(line);
-      if (found === null) break;
-      at = found.index;
-      const char = line[at] as string;
+      // JSON's whitespace, line breaks counted.
+      let code = text.charCodeAt(at);
+      while (code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a) {
+        if (code === 0x0a) {
+          lineNumber += 1;
+          lineEnd = text.indexOf("\n", at + 1);
+          if (lineEnd === -1) lineEnd = length;
+        }
+        at += 1;
+        code = at < length ? text.charCodeAt(at) : -1;
+      }
+      if (at >= length) break;
+      const char = text[at] as string;
       switch (phase as Phase) {
         case "start":
           // Not JSON at all: the whole read's parse error (a value that is not an object: its own).
@@ -191,11 +216,13 @@ export function* walkJsonObjectLines(
           if (char !== "{") {
             for (
               let more = iterator.next();
-              !more.done && before.length < 200;
+              !more.done && head.length < 200;
               more = iterator.next()
             )
-              before += `\n${more.value}`;
-            throw options.notAnObject(before);
+              head += `\n${more.value}`;
+            // Whole lines, as many as make 200 characters.
+            const cut = head.indexOf("\n", 200);
+            throw options.notAnObject(cut === -1 ? head : head.slice(0, cut));
           }
           phase = "key";
           at += 1;
@@ -207,9 +234,8 @@ export function* walkJsonObjectLines(
             continue;
           }
           if (char !== '"') throw syntax(`unexpected ${quote(char)}`, lineNumber);
-          const close = stringEnd(line, at);
-          if (close === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
-          key = parseJson(line.slice(at, close), {
+          const close = closeString(at);
+          key = parseJson(text.slice(at, close), {
             ...(harness === undefined ? {} : { harness }),
             line: lineNumber,
           }) as string;
@@ -246,11 +272,10 @@ export function* walkJsonObjectLines(
             startLine = lineNumber;
             continue;
           }
-          const end = char === '"' ? stringEnd(line, at) : scalarEnd(line, at);
-          if (end === -1) throw syntax(`unexpected ${quote("\n")}`, lineNumber);
-          const text = line.slice(at, end);
+          const end = char === '"' ? closeString(at) : scalarEnd(text, at);
+          const value = text.slice(at, end);
           at = end;
-          yield finish(text, lineNumber, 0);
+          yield finish(value, lineNumber, 0);
           continue;
         }
         case "afterValue":
@@ -271,4 +296,10 @@ export function* walkJsonObjectLines(
     }
   }
   if (phase !== "done" || pieces !== undefined) throw syntax("unexpected end of input", lineNumber);
+}
+
+/** A value gathered over several texts: the pieces so far and its last one, joined. */
+function gathered(pieces: string[], last: string): string {
+  pieces.push(last);
+  return pieces.join("");
 }

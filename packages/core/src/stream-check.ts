@@ -7,7 +7,7 @@ import type { Warning } from "./codec.js";
 import { convert } from "./convert.js";
 import type { AnyHarness, CodecOptions } from "./harness.js";
 import { collectTranscript, type StreamPart, streamConvert, transcriptInput } from "./stream.js";
-import { type LineSource, textLines } from "./stream-lines.js";
+import { type LineSource, textLineSource } from "./stream-lines.js";
 
 export interface PathResult {
   text: string;
@@ -36,7 +36,8 @@ export function convertWhole(
 /**
  * A mixed or stream path: `read` "stream" uses from.readStream (else the
  * whole read), `write` "stream" uses to.writeStream (else the whole write).
- * The text's lines come from `lines` (default: the text's own).
+ * The text's lines come from `lines` (default: the text's own, and as blocks
+ * of ~48 characters for a reader that takes blocks).
  */
 export function convertStreamed(
   text: string,
@@ -45,7 +46,8 @@ export function convertStreamed(
   paths: { read: "stream" | "whole"; write: "stream" | "whole" },
   options: PathOptions & { lines?: LineSource } = {},
 ): PathResult {
-  const lines = options.lines ?? (() => textLines(text));
+  // Blocks of a few lines (for readers that take blocks), so values span blocks too.
+  const lines = options.lines ?? textLineSource(text, 48);
   const reader =
     paths.read === "stream"
       ? from.readStream

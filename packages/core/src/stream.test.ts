@@ -17,7 +17,13 @@ import {
   streamMemoOption,
   transcriptParts,
 } from "./stream.js";
-import { readFileLines, textLines } from "./stream-lines.js";
+import {
+  fileLineSource,
+  readFileLineBlocks,
+  readFileLines,
+  textLineBlocks,
+  textLines,
+} from "./stream-lines.js";
 import { lawParameters } from "./testing/index.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "txcript-stream-"));
@@ -62,6 +68,9 @@ describe("line reading", () => {
         const text = pieces.join("");
         const expected = wholeLines(text);
         expect([...textLines(text)]).toEqual(expected);
+        expect([...textLineBlocks(text, chunkBytes)].flatMap((block) => block.split("\n"))).toEqual(
+          expected,
+        );
         // The bytes as Node writes the text, decoded as the whole path decodes them.
         const file = fileOf(text);
         expect([...readFileLines(file, { chunkBytes })]).toEqual(
@@ -93,6 +102,69 @@ describe("line reading", () => {
     expect(error.location).toEqual({ file: "big.jsonl", line: 2 });
     // Control: the same file reads with a bound it fits in.
     expect([...readFileLines(file, { maxLineBytes: 100, chunkBytes: 7 })]).toHaveLength(3);
+  });
+
+  it("readFileLineBlocks gives readFileLines's lines in blocks of whole lines, at any slice size", () => {
+    fc.assert(
+      fc.property(lineText, fc.integer({ min: 1, max: 9 }), (pieces, chunkBytes) => {
+        const file = fileOf(pieces.join(""));
+        const lines = [...readFileLines(file, { chunkBytes })];
+        const blocks = [...readFileLineBlocks(file, { chunkBytes })];
+        expect(blocks.flatMap((block) => block.split("\n"))).toEqual(lines);
+        // Blocks, not lines: a slice holding several line ends gives them as one string.
+        if (chunkBytes >= 4 && lines.length >= 2 && lines.every((line) => line === ""))
+          expect(blocks.length).toBeLessThan(lines.length);
+      }),
+      lawParameters(200),
+    );
+    // One slice, many lines: one block (control: readFileLines gives each).
+    const file = fileOf("a\nbb\n\nccc\n");
+    expect([...readFileLineBlocks(file)]).toEqual(["a\nbb\n\nccc"]);
+    expect([...readFileLines(file)]).toEqual(["a", "bb", "", "ccc"]);
+    const source = fileLineSource(file);
+    expect([...source()]).toEqual(["a", "bb", "", "ccc"]);
+    expect([...(source.blocks?.() ?? [])]).toEqual(["a\nbb\n\nccc"]);
+  });
+
+  it("readFileLineBlocks decodes invalid UTF-8 as readFileLines does", () => {
+    const bytes = Buffer.from([0x61, 0xe2, 0x82, 0x0a, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0x0a, 0xc3]);
+    const file = fileOf(bytes);
+    for (const chunkBytes of [1, 2, 3, 5, 64])
+      expect([...readFileLineBlocks(file, { chunkBytes })].join("\n")).toBe(
+        [...readFileLines(file, { chunkBytes })].join("\n"),
+      );
+  });
+
+  it("readFileLineBlocks refuses a line past the bound with readFileLines's TOO_LARGE and line", () => {
+    const cases = [
+      `{"a":1}\n${"x".repeat(100)}\n{}\n`,
+      `${"y".repeat(60)}\n{}\n`,
+      `{}\n{}\n{}\n${"z".repeat(51)}`,
+    ];
+    for (const text of cases)
+      for (const chunkBytes of [7, 64, 4096]) {
+        const file = fileOf(text);
+        const failure = (read: () => unknown[]) => {
+          try {
+            read();
+          } catch (error) {
+            return error as TxcriptError;
+          }
+          throw new Error(
+            `no refusal for ${JSON.stringify(text.slice(0, 12))}, slices of ${chunkBytes}`,
+          );
+        };
+        const options = { maxLineBytes: 50, chunkBytes, shown: "big.jsonl" };
+        const expected = failure(() => [...readFileLines(file, options)]);
+        const error = failure(() => [...readFileLineBlocks(file, options)]);
+        expect(error.code).toBe("TOO_LARGE");
+        expect(error.message).toBe(expected.message);
+        expect(error.location).toEqual(expected.location);
+        // Control: the same file reads with a bound it fits in.
+        expect([...readFileLineBlocks(file, { maxLineBytes: 100, chunkBytes })].join("\n")).toBe(
+          [...readFileLines(file, { maxLineBytes: 100, chunkBytes })].join("\n"),
+        );
+      }
   });
 
   it("a missing file is NOT_FOUND, as readTextFile has it", () => {

@@ -17,6 +17,7 @@ import {
   type JsonObject,
   type JsonObjectEvent,
   type LineSource,
+  linesOrBlocks,
   ownValue,
   parseJson,
   quote,
@@ -66,7 +67,7 @@ function readHead(lines: LineSource): { info: JsonObject; arrays: number } {
   let arrays = 0;
   let bad: unknown;
   let deep = false;
-  for (const event of walkExport(lines())) {
+  for (const event of walkExport(linesOrBlocks(lines))) {
     if (event.kind === "array") {
       arrays += 1;
       setOwnValue(document, "messages", []);
@@ -115,7 +116,7 @@ export function* opencodeReadStream(
   };
   let arrays = 0;
   let held: { entry: OpencodeEntry; index: number } | undefined;
-  for (const event of walkExport(lines())) {
+  for (const event of walkExport(linesOrBlocks(lines))) {
     if (event.kind === "array") arrays += 1;
     if (event.kind !== "element" || arrays !== head.arrays) continue;
     const entry = parseJson(event.text, { harness, line: event.line }) as OpencodeEntry;

@@ -19,7 +19,13 @@
 // that cannot be read is dropped and marked in the snapshot, so it is tried
 // again next time.
 import { promises as fs } from "node:fs";
-import { type Discovered, type Meta, readFileLines, TxcriptError } from "@txcript/core";
+import {
+  type Discovered,
+  type Meta,
+  readFileLineBlocks,
+  readFileLines,
+  TxcriptError,
+} from "@txcript/core";
 import {
   compareSnapshot,
   decodeSnapshot,
@@ -425,19 +431,24 @@ export async function refreshIndex(
       let piece: IndexedMessage[] = [];
       let pieceChars = 0;
       const progress = { done, total: stale.length, path: session.path, size: entry.bytes };
-      const lines = function* () {
+      // Lines, or blocks of them for a reader that takes blocks (linesOrBlocks), with progress.
+      const counted = function* (texts: Iterable<string>) {
         let read = 0;
         let shown = 0;
         onProgress?.({ ...progress, read });
-        for (const line of readFileLines(session.path, { harness: source.harness })) {
-          read += line.length + 1;
+        for (const text of texts) {
+          read += text.length + 1;
           if (read - shown >= streamPieces.progressChars) {
             shown = read;
             onProgress?.({ ...progress, read });
           }
-          yield line;
+          yield text;
         }
       };
+      const file = { harness: source.harness };
+      const lines = Object.assign(() => counted(readFileLines(session.path, file)), {
+        blocks: () => counted(readFileLineBlocks(session.path, file)),
+      });
       for (const part of read(lines, options)) {
         if (part.kind === "meta") meta = part.meta;
         for (const message of texts.add(part)) {

@@ -30,7 +30,7 @@ import {
   type PathOptions,
   type PathResult,
 } from "../stream-check.js";
-import { type LineSource, readFileLines, textLines } from "../stream-lines.js";
+import { fileLineSource, type LineSource, readFileLines, textLines } from "../stream-lines.js";
 import { lawParameters } from "./parameters.js";
 
 /** One way through a conversion: each leg streamed or whole. */
@@ -138,13 +138,20 @@ export function expectSameInSlices(
   const { scratch, name = "session.jsonl", ...pathOptions } = options;
   const file = path.join(scratch, name);
   writeFileSync(file, text);
-  const lines = () => readFileLines(file, { chunkBytes: 7 });
-  const streamed = convertStreamed(text, from, to, which, { ...pathOptions, lines });
-  expect({ file: name, which, ...streamed }).toEqual({
-    file: name,
-    which,
-    ...convertWhole(text, from, to, pathOptions),
-  });
+  const whole = convertWhole(text, from, to, pathOptions);
+  // Line by line, and in blocks for a reader that takes them (fileLineSource).
+  for (const [reading, lines] of [
+    ["lines", () => readFileLines(file, { chunkBytes: 7 })],
+    ["blocks", fileLineSource(file, { chunkBytes: 7 })],
+  ] as const) {
+    const streamed = convertStreamed(text, from, to, which, { ...pathOptions, lines });
+    expect({ file: name, which, reading, ...streamed }).toEqual({
+      file: name,
+      which,
+      reading,
+      ...whole,
+    });
+  }
 }
 
 /** The files in `directory` whose names match (never a .common.json), sorted; none when it is absent. */
