@@ -204,6 +204,60 @@ describe("GeminiCliStore.save", () => {
     const { found } = await listAll(store);
     expect(found.map((session) => session.id)).toEqual([saved.id]);
   });
+  it("deletes a session with its subagents' recordings, nested ones too; another session's stay", async () => {
+    const store = new GeminiCliStore({ root: path.join(root, ".gemini") });
+    const base = transcript("78787878-1111-4222-8333-444455556666", "/d");
+    const nested = "9a9a9a9a-1111-4222-8333-444455556666";
+    const withSubagents = (id: string, child: string, grandchild: string): Transcript => ({
+      ...base,
+      meta: { ...base.meta, id },
+      subagents: [
+        {
+          id: child,
+          messages: base.messages,
+          subagents: [{ id: grandchild, messages: base.messages }],
+        },
+      ],
+    });
+    const saved = await store.save(
+      written(withSubagents(base.meta.id, "34343434-aaaa-4222-8333-444455556666", nested)),
+      { now },
+    );
+    const other = await store.save(
+      written(
+        withSubagents(
+          "bcbcbcbc-1111-4222-8333-444455556666",
+          "cdcdcdcd-1111-4222-8333-444455556666",
+          "dededede-1111-4222-8333-444455556666",
+        ),
+      ),
+      { now },
+    );
+    const chats = path.dirname(saved.path);
+    const before = (await fs.readdir(chats)).sort();
+    // Control: both sessions' subagent directories, the nested one's included, were written.
+    expect(before).toEqual(
+      expect.arrayContaining([
+        saved.id,
+        "34343434-aaaa-4222-8333-444455556666",
+        other.id,
+        "cdcdcdcd-1111-4222-8333-444455556666",
+      ]),
+    );
+    await store.delete(saved.id);
+    expect((await fs.readdir(chats)).sort()).toEqual(
+      before.filter(
+        (name) =>
+          name !== path.basename(saved.path) &&
+          name !== saved.id &&
+          name !== "34343434-aaaa-4222-8333-444455556666",
+      ),
+    );
+    const kept = geminiCliCodec.toCommon(await store.load(other.id));
+    expect(kept.subagents?.[0]?.subagents?.map((subagent) => subagent.id)).toEqual([
+      "dededede-1111-4222-8333-444455556666",
+    ]);
+  });
   it("needs a project directory", async () => {
     const store = new GeminiCliStore({ root: path.join(root, ".gemini") });
     const { cwd: _, ...meta } = transcript("56565656-1111-4222-8333-444455556666", "/t").meta;

@@ -14,6 +14,7 @@ import {
   type Environment,
   eventLoopTurns,
   ioError,
+  isRegularFile,
   type LoadContext,
   readFileEnds,
   type SaveOptions,
@@ -217,9 +218,36 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
     return { id: sessionId, path: target };
   }
 
+  /**
+   * Deletes the session's recording and its subagents' (`chats/<id>/*.jsonl`, theirs in
+   * `chats/<their id>/`, as save writes them and load reads them), each directory once empty.
+   */
   async delete(id: string): Promise<void> {
     const { file } = await this.#locate(id);
     await deleteSessionFile(file, harness);
+    await this.#deleteSubagents(path.dirname(file), id, new Set([id]));
+  }
+
+  async #deleteSubagents(chats: string, parentId: string, seen: Set<string>): Promise<void> {
+    const directory = path.join(chats, parentId);
+    let names: string[];
+    try {
+      names = await fs.readdir(directory);
+    } catch {
+      return;
+    }
+    for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
+      const recording = path.join(directory, name);
+      // lstat: only recordings kept here, never what a link points to.
+      if (!(await isRegularFile(recording))) continue;
+      await deleteSessionFile(recording, harness);
+      const childId = name.slice(0, -".jsonl".length);
+      if (isGeminiSessionId(childId) && !seen.has(childId)) {
+        seen.add(childId);
+        await this.#deleteSubagents(chats, childId, seen);
+      }
+    }
+    await fs.rmdir(directory).catch(() => undefined);
   }
 
   #write(target: string, text: string, overwrite: boolean): Promise<void> {

@@ -32,6 +32,9 @@ import { harness, type QwenCodeSession, recordOf } from "./qwen-code-schema.js";
 import { qwenSessionPaths } from "./qwen-code-store-root.js";
 import { qwenAgentFileNames, qwenFileNameComponent, withSubagents } from "./qwen-code-subagents.js";
 
+/** An agent's transcript or sidecar, as Qwen Code names them (qwenAgentFileNames). */
+const agentFile = /^agent-.+\.(jsonl|meta\.json)$/;
+
 /** The session in `file` (any path), with the subagent transcripts beside it when it sits in a `chats/` directory. */
 export async function loadQwenFile(
   file: string,
@@ -225,8 +228,30 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
     return { id, path: file };
   }
 
+  /** Deletes the session's file and its agents' files (`subagents/<id>/agent-*`), as load reads them. */
   async delete(id: string): Promise<void> {
-    await deleteSessionFile(await this.locate(id), harness);
+    const file = await this.locate(id);
+    await deleteSessionFile(file, harness);
+    const agents = path.join(
+      path.dirname(path.dirname(file)),
+      "subagents",
+      qwenFileNameComponent(id),
+    );
+    let names: string[];
+    try {
+      names = await fs.readdir(agents);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!agentFile.test(name)) continue;
+      const agent = path.join(agents, name);
+      // lstat: only the agents' own files, never what a link points to.
+      if (!(await isRegularFile(agent))) continue;
+      await deleteSessionFile(agent, harness);
+    }
+    // The directory goes when nothing else is in it.
+    await fs.rmdir(agents).catch(() => undefined);
   }
 
   /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */

@@ -239,6 +239,45 @@ const withAgents: Transcript = {
   ],
 };
 
+describe("deleting a session with its agents", () => {
+  it("removes the agents' files and their directory; another session's agents stay", async () => {
+    const root = tempRoot();
+    const store = new QwenCodeStore({ root });
+    const saved = await store.save(qwenCodeCodec.fromCommon(withAgents));
+    const otherId = "99999999-2222-4333-8444-555555555555";
+    const other = await store.save(
+      qwenCodeCodec.fromCommon({ ...withAgents, meta: { ...withAgents.meta, id: otherId } }),
+    );
+    const agents = path.join(root, "projects", qwenProjectDirName("/work/p"), "subagents");
+    // Control: the agents were written, and load reads them.
+    expect((await fs.readdir(path.join(agents, saved.id))).length).toBe(6);
+    expect((await store.load(saved.id)).subagents).toHaveLength(3);
+    await store.delete(saved.id);
+    await expect(fs.readdir(path.join(agents, saved.id))).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    await expect(store.load(saved.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await fs.readdir(path.join(agents, other.id))).length).toBe(6);
+    expect((await store.load(other.id)).subagents).toHaveLength(3);
+  });
+
+  it("leaves a file in the agents' directory that is not an agent's, and the directory with it", async () => {
+    const root = tempRoot();
+    const store = new QwenCodeStore({ root });
+    const saved = await store.save(qwenCodeCodec.fromCommon(withAgents));
+    const directory = path.join(
+      root,
+      "projects",
+      qwenProjectDirName("/work/p"),
+      "subagents",
+      saved.id,
+    );
+    await fs.writeFile(path.join(directory, "notes.txt"), "mine");
+    await store.delete(saved.id);
+    expect(await fs.readdir(directory)).toEqual(["notes.txt"]);
+  });
+});
+
 describe("writing subagents where Qwen Code 0.24.4 keeps them", () => {
   it("one transcript and meta file per agent in subagents/<session id>/, nested ones by parentAgentId", async () => {
     const root = tempRoot();
