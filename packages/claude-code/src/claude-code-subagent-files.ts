@@ -8,6 +8,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type ConversionOptions,
+  deleteFilesIn,
   ioError,
   type LoadContext,
   loadText,
@@ -206,19 +207,6 @@ export async function deleteSubagentFiles(
   directory: string,
   keep: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  let names: string[];
-  try {
-    names = await fs.readdir(directory);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!agentFile.test(name) || keep.has(name)) continue;
-    const file = path.join(directory, name);
-    await fs.unlink(file).catch((cause) => {
-      throw ioError(cause, file, "delete", harness);
-    });
-  }
-  await fs.rmdir(directory).catch(() => undefined);
+  await deleteFilesIn(directory, (name) => agentFile.test(name) && !keep.has(name), harness);
   await fs.rmdir(path.dirname(directory)).catch(() => undefined);
 }

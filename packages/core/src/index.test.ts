@@ -56,6 +56,7 @@ describe("public exports", () => {
         "convertStreamed",
         "convertWhole",
         "defaultMaxLineBytes",
+        "deleteFilesIn",
         "deleteSessionFile",
         "editDistance",
         "errorCodes",

@@ -142,6 +142,7 @@ export type { FileEnds } from "./session-ends.js";
 export { eventLoopTurns, readFileEnds } from "./session-ends.js";
 export type { OneSessionFileOptions, SaveSessionFileOptions } from "./session-files.js";
 export {
+  deleteFilesIn,
   deleteSessionFile,
   isRegularFile,
   listDirectories,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TxcriptError } from "./errors.js";
 import {
+  deleteFilesIn,
   deleteSessionFile,
   isRegularFile,
   listDirectories,
@@ -117,6 +118,36 @@ describe("deleteSessionFile and listDirectories", () => {
     const error = await errorOf(listDirectories(path.join(directory, "c"), "h"));
     expect(error.code).toBe("IO");
     expect(error.message).toMatch(/^cannot list/);
+  });
+});
+
+describe("deleteFilesIn", () => {
+  it("deletes the accepted regular files, then the directory once nothing is left", async () => {
+    const agents = path.join(directory, "agents");
+    await fs.mkdir(agents);
+    for (const name of ["a.jsonl", "b.jsonl"]) await fs.writeFile(path.join(agents, name), "{}");
+    expect(await deleteFilesIn(agents, (name) => name.endsWith(".jsonl"), "h")).toEqual([
+      path.join(agents, "a.jsonl"),
+      path.join(agents, "b.jsonl"),
+    ]);
+    await expect(fs.stat(agents)).rejects.toMatchObject({ code: "ENOENT" });
+    // A missing directory: nothing to delete.
+    expect(await deleteFilesIn(agents, () => true, "h")).toEqual([]);
+  });
+
+  it("leaves what it does not accept, a link and the link's target, and so the directory", async () => {
+    const agents = path.join(directory, "agents");
+    await fs.mkdir(agents);
+    const outside = path.join(directory, "outside.jsonl");
+    await fs.writeFile(outside, "{}");
+    await fs.writeFile(path.join(agents, "a.jsonl"), "{}");
+    await fs.writeFile(path.join(agents, "notes.txt"), "mine");
+    await fs.symlink(outside, path.join(agents, "link.jsonl"));
+    expect(await deleteFilesIn(agents, (name) => name.endsWith(".jsonl"), "h")).toEqual([
+      path.join(agents, "a.jsonl"),
+    ]);
+    expect((await fs.readdir(agents)).sort()).toEqual(["link.jsonl", "notes.txt"]);
+    expect(await fs.readFile(outside, "utf8")).toBe("{}");
   });
 });
 

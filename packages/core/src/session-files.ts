@@ -142,6 +142,23 @@ export async function regularFiles(
   return files.sort();
 }
 
+/**
+ * Delete the regular files directly in `directory` whose names `accept`
+ * takes (regularFiles: never a link, a FIFO or a directory), then the
+ * directory itself when that leaves it empty. The files deleted, sorted.
+ * For a session's side files (its subagents'), deleted with it.
+ */
+export async function deleteFilesIn(
+  directory: string,
+  accept: (name: string) => boolean,
+  harness: string,
+): Promise<string[]> {
+  const files = await regularFiles([directory], accept, { harness });
+  for (const file of files) await deleteSessionFile(file, harness);
+  await fs.rmdir(directory).catch(() => undefined);
+  return files;
+}
+
 export interface OneSessionFileOptions {
   id: string;
   harness: string;

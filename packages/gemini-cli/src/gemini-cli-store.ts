@@ -10,11 +10,11 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteFilesIn,
   deleteSessionFile,
   type Environment,
   eventLoopTurns,
   ioError,
-  isRegularFile,
   type LoadContext,
   readFileEnds,
   type SaveOptions,
@@ -229,25 +229,18 @@ export class GeminiCliStore implements Store<GeminiCliSession> {
   }
 
   async #deleteSubagents(chats: string, parentId: string, seen: Set<string>): Promise<void> {
-    const directory = path.join(chats, parentId);
-    let names: string[];
-    try {
-      names = await fs.readdir(directory);
-    } catch {
-      return;
-    }
-    for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
-      const recording = path.join(directory, name);
-      // lstat: only recordings kept here, never what a link points to.
-      if (!(await isRegularFile(recording))) continue;
-      await deleteSessionFile(recording, harness);
-      const childId = name.slice(0, -".jsonl".length);
+    const deleted = await deleteFilesIn(
+      path.join(chats, parentId),
+      (name) => name.endsWith(".jsonl"),
+      harness,
+    );
+    for (const recording of deleted) {
+      const childId = path.basename(recording, ".jsonl");
       if (isGeminiSessionId(childId) && !seen.has(childId)) {
         seen.add(childId);
         await this.#deleteSubagents(chats, childId, seen);
       }
     }
-    await fs.rmdir(directory).catch(() => undefined);
   }
 
   #write(target: string, text: string, overwrite: boolean): Promise<void> {

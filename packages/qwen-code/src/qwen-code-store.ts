@@ -8,6 +8,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import {
   type Discovered,
+  deleteFilesIn,
   deleteSessionFile,
   ioError,
   isRegularFile,
@@ -232,26 +233,11 @@ export class QwenCodeStore implements Store<QwenCodeSession> {
   async delete(id: string): Promise<void> {
     const file = await this.locate(id);
     await deleteSessionFile(file, harness);
-    const agents = path.join(
-      path.dirname(path.dirname(file)),
-      "subagents",
-      qwenFileNameComponent(id),
+    await deleteFilesIn(
+      path.join(path.dirname(path.dirname(file)), "subagents", qwenFileNameComponent(id)),
+      (name) => agentFile.test(name),
+      harness,
     );
-    let names: string[];
-    try {
-      names = await fs.readdir(agents);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!agentFile.test(name)) continue;
-      const agent = path.join(agents, name);
-      // lstat: only the agents' own files, never what a link points to.
-      if (!(await isRegularFile(agent))) continue;
-      await deleteSessionFile(agent, harness);
-    }
-    // The directory goes when nothing else is in it.
-    await fs.rmdir(agents).catch(() => undefined);
   }
 
   /** The file of session `id`: NOT_FOUND when none, AMBIGUOUS when two projects hold it. */
