@@ -38,17 +38,36 @@ function tooLong(shown: string, line: number, limit: number, harness?: string): 
   });
 }
 
+/** `file` opened for reading, errors as TxcriptError naming it `shown`. */
+function openLines(file: string, shown: string, harness?: string): number {
+  try {
+    return fs.openSync(file, "r");
+  } catch (cause) {
+    throw ioError(cause, shown, "read", harness);
+  }
+}
+
+/** The next bytes of the file into `buffer` from `offset` to its end; how many (0 at the end). */
+function readSlice(
+  descriptor: number,
+  buffer: Buffer,
+  offset: number,
+  shown: string,
+  harness?: string,
+): number {
+  try {
+    return fs.readSync(descriptor, buffer, offset, buffer.length - offset, null);
+  } catch (cause) {
+    throw ioError(cause, shown, "read", harness);
+  }
+}
+
 /** The lines of `file`, read synchronously slice by slice (see the module comment). */
 export function* readFileLines(file: string, options: LineReadOptions = {}): Generator<string> {
   const limit = options.maxLineBytes ?? defaultMaxLineBytes;
   const shown = options.shown ?? file;
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 2 ** 20);
-  let descriptor: number;
-  try {
-    descriptor = fs.openSync(file, "r");
-  } catch (cause) {
-    throw ioError(cause, shown, "read", options.harness);
-  }
+  const descriptor = openLines(file, shown, options.harness);
   try {
     // The bytes of the line being read that came in earlier slices.
     let pending: Buffer[] = [];
@@ -56,12 +75,7 @@ export function* readFileLines(file: string, options: LineReadOptions = {}): Gen
     let number = 0;
     let any = false;
     for (;;) {
-      let read: number;
-      try {
-        read = fs.readSync(descriptor, chunk, 0, chunk.length, null);
-      } catch (cause) {
-        throw ioError(cause, shown, "read", options.harness);
-      }
+      const read = readSlice(descriptor, chunk, 0, shown, options.harness);
       if (read === 0) break;
       any = true;
       let start = 0;
@@ -115,12 +129,7 @@ export function* readFileLineBlocks(
   const limit = options.maxLineBytes ?? defaultMaxLineBytes;
   const shown = options.shown ?? file;
   let buffer = Buffer.allocUnsafe(options.chunkBytes ?? 2 ** 16);
-  let descriptor: number;
-  try {
-    descriptor = fs.openSync(file, "r");
-  } catch (cause) {
-    throw ioError(cause, shown, "read", options.harness);
-  }
+  const descriptor = openLines(file, shown, options.harness);
   const tooLongAt = (offset: number) =>
     tooLong(shown, linesBefore(descriptor, offset) + 1, limit, options.harness);
   try {
@@ -134,12 +143,7 @@ export function* readFileLineBlocks(
         buffer.copy(larger, 0, 0, held);
         buffer = larger;
       }
-      let read: number;
-      try {
-        read = fs.readSync(descriptor, buffer, held, buffer.length - held, null);
-      } catch (cause) {
-        throw ioError(cause, shown, "read", options.harness);
-      }
+      const read = readSlice(descriptor, buffer, held, shown, options.harness);
       if (read === 0) break;
       const filled = held + read;
       const last = buffer.lastIndexOf(10, filled - 1);

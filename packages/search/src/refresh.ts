@@ -21,9 +21,9 @@
 import { promises as fs } from "node:fs";
 import {
   type Discovered,
+  fileLineSource,
+  linesOrBlocks,
   type Meta,
-  readFileLineBlocks,
-  readFileLines,
   TxcriptError,
 } from "@txcript/core";
 import {
@@ -445,9 +445,9 @@ export async function refreshIndex(
           yield text;
         }
       };
-      const file = { harness: source.harness };
-      const lines = Object.assign(() => counted(readFileLines(session.path, file)), {
-        blocks: () => counted(readFileLineBlocks(session.path, file)),
+      const file = fileLineSource(session.path, { harness: source.harness });
+      const lines = Object.assign(() => counted(file()), {
+        blocks: () => counted(linesOrBlocks(file)),
       });
       for (const part of read(lines, options)) {
         if (part.kind === "meta") meta = part.meta;
