@@ -53,7 +53,9 @@ function writtenOf(lines: readonly IndexedLine[]): Written | undefined {
   const written: Written = { id };
   for (const key of ["toolUseId", "title", "agentType", "model", "parent"] as const) {
     const field = stringAt(value, key);
-    if (field !== undefined) written[key] = field;
+    // Common's ids and agent types are never empty: an empty one (a damaged marker) is not carried.
+    if (field !== undefined && (field !== "" || key === "title" || key === "model"))
+      written[key] = field;
   }
   return written;
 }
@@ -93,7 +95,7 @@ function linksOf(lines: readonly IndexedLine[]) {
         (block) => isJsonObject(block) && ownValue(block, "type") === "tool_result",
       );
       const toolUseId = isJsonObject(answered) ? stringAt(answered, "tool_use_id") : undefined;
-      if (agentId === undefined || toolUseId === undefined || byAgentId.has(agentId)) continue;
+      if (agentId === undefined || !toolUseId || byAgentId.has(agentId)) continue;
       const agentType = result === undefined ? undefined : stringAt(result, "agentType");
       byAgentId.set(agentId, agentType === undefined ? { toolUseId } : { toolUseId, agentType });
     }
