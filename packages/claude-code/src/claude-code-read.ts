@@ -14,7 +14,8 @@ import {
   type Json,
   type JsonObject,
   type Message,
-  MessageContext,
+  type MessageContext,
+  messageContextOf,
   ownValue,
   readTimestamp,
 } from "@txcript/core";
@@ -101,8 +102,8 @@ function contextOf(
   content: Json | undefined,
 ): { context: MessageContext; inferred: boolean } | undefined {
   if (Object.hasOwn(line, contextKey)) {
-    const written = MessageContext.safeParse(ownValue(line, contextKey));
-    if (written.success) return { context: written.data, inferred: false };
+    const written = messageContextOf(ownValue(line, contextKey));
+    if (written !== undefined) return { context: written, inferred: false };
   }
   const text =
     typeof content === "string"

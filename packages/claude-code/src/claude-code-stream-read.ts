@@ -25,9 +25,10 @@ import {
   type CodecOptions,
   isJsonObject,
   type JsonObject,
-  Lineage,
+  type Lineage,
   type LineSource,
   LossTally,
+  lineageOf,
   type Message,
   type Meta,
   ownValue,
@@ -74,8 +75,7 @@ class MetaFacts {
     }
     if (!this.sawLineage && Object.hasOwn(value, lineageKey)) {
       this.sawLineage = true;
-      const lineage = Lineage.safeParse(ownValue(value, lineageKey));
-      if (lineage.success) this.lineage = lineage.data;
+      this.lineage = lineageOf(ownValue(value, lineageKey));
     }
   }
 

@@ -5,8 +5,8 @@
 // names every line it leaves out. Never throws on a parsed session.
 import {
   type ConversionOptions,
-  Lineage,
   LossTally,
+  lineageOf,
   type Meta,
   ownValue,
   readTimestamp,
@@ -158,8 +158,8 @@ export function claudeCodeToCommon(
   if (model !== undefined) meta.model = model;
   for (const { value } of all) {
     if (!Object.hasOwn(value, lineageKey)) continue;
-    const lineage = Lineage.safeParse(ownValue(value, lineageKey));
-    if (lineage.success) meta.lineage = lineage.data;
+    const lineage = lineageOf(ownValue(value, lineageKey));
+    if (lineage !== undefined) meta.lineage = lineage;
     break;
   }
   tally.flush(options);

@@ -7,7 +7,7 @@ import { TxcriptError } from "./errors.js";
 import type { Json } from "./json.js";
 import type { Block, Message, Transcript } from "./model.js";
 import { IntColumn, NumberColumn, StringIds } from "./stream-intern.js";
-import { toCanonical } from "./tools.js";
+import { toCanonical } from "./tool-inputs.js";
 
 /** Counts the tokens of a text (a real tokenizer, or an estimate). */
 export type TokenCounter = (text: string) => number;

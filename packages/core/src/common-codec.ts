@@ -3,16 +3,13 @@
 // identity codec, so core proves its own law suite on it.
 import * as z from "zod";
 import type { Codec, Loss, ParseOptions } from "./codec.js";
+import { type CommonFormat, commonFormat, commonFormats } from "./common-format.js";
 import { commonSniff } from "./common-sniff.js";
 import { jsonPath, TxcriptError } from "./errors.js";
 import { isJsonObject, parseJson, quote, stringifyJson } from "./json.js";
 import { Message, Meta, Subagent, type Transcript } from "./model.js";
 
-/** The format txcript writes. */
-export const commonFormat = "txcript.common/v2";
-/** Every format txcript reads: v1 documents are v2 documents without the v2 additions. */
-export const commonFormats = ["txcript.common/v1", commonFormat] as const;
-export type CommonFormat = (typeof commonFormats)[number];
+export { type CommonFormat, commonFormat, commonFormats } from "./common-format.js";
 
 export const CommonDocument = z.strictObject({
   format: z.enum(commonFormats),

@@ -33,15 +33,16 @@ export type {
   WarningKind,
 } from "./codec.js";
 export { LossTally, WarningCollector, warn } from "./codec.js";
-export type { CommonFormat } from "./common-codec.js";
-export {
-  CommonDocument,
-  commonCodec,
-  commonFormat,
-  commonFormats,
-  validateTranscript,
-} from "./common-codec.js";
+export { CommonDocument, commonCodec, validateTranscript } from "./common-codec.js";
+export type { CommonFormat } from "./common-format.js";
+export { commonFormat, commonFormats } from "./common-format.js";
 export { commonHarness } from "./common-harness.js";
+export {
+  contextKinds,
+  lineageOf,
+  messageContextOf,
+  timestampPattern,
+} from "./common-values.js";
 export { compactionOf, fromLastCompaction, lastCompactionIndex } from "./compaction.js";
 export type { ConvertOptions, ConvertResult } from "./convert.js";
 export { convert, toTranscript } from "./convert.js";
@@ -113,7 +114,6 @@ export {
   Block,
   CompactionBlock,
   canonicalStopReasons,
-  contextKinds,
   ImageBlock,
   Lineage,
   Message,
@@ -205,15 +205,15 @@ export type {
   RenamedToolSpec,
 } from "./tool-dialect.js";
 export { renamedToolDialect, renameKeys } from "./tool-dialect.js";
-export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
+export type { InputShape, ValueShape } from "./tool-inputs.js";
 export {
+  fitsToolInput,
   fromCanonical,
-  JsonValue,
-  RawToolSchema,
-  ToolSchema,
   toCanonical,
-  toolInputSchemas,
+  toolInputShapes,
   toolName,
   typedToolNames,
-} from "./tools.js";
+} from "./tool-inputs.js";
+export type { RawTool, Tool, ToolInput, TypedTool, TypedToolName } from "./tools.js";
+export { JsonValue, RawToolSchema, ToolSchema, toolInputSchemas } from "./tools.js";
 export { isUuid, uuidV5, uuidV5In } from "./uuid.js";

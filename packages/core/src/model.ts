@@ -3,15 +3,15 @@
 // them and the JSON Schema in docs/schema/ is generated from them. Every
 // object is strict, so a value that validates carries nothing unmodeled.
 import * as z from "zod";
+import { contextKinds, timestampPattern } from "./common-values.js";
 import { JsonValue, type Tool, ToolSchema } from "./tools.js";
+
+export { contextKinds } from "./common-values.js";
 
 /** ISO 8601 UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
 export const Timestamp = z
   .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
-    "an ISO 8601 UTC timestamp with milliseconds",
-  );
+  .regex(timestampPattern, "an ISO 8601 UTC timestamp with milliseconds");
 
 export const canonicalStopReasons = [
   "end_turn",
@@ -129,8 +129,6 @@ export type BlockType = Block["type"];
 
 export const Role = z.enum(["user", "assistant"]);
 export type Role = z.infer<typeof Role>;
-
-export const contextKinds = ["system", "developer", "injected"] as const;
 
 /**
  * v2: a message the person did not type: a system prompt, developer

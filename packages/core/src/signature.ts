@@ -3,7 +3,7 @@
 // tool names and inputs. Timestamps, usage and ids are left out on purpose.
 import type { Json } from "./json.js";
 import type { Transcript } from "./model.js";
-import { toCanonical } from "./tools.js";
+import { toCanonical } from "./tool-inputs.js";
 
 export type SignatureEntry =
   | { role: string; type: "text"; text: string }

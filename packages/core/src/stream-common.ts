@@ -4,7 +4,7 @@
 // (`continue`'s archive of a 2 GB session) is written whole. The pieces are
 // what JSON.stringify(document, null, 2) prints, element by element.
 
-import { commonFormat } from "./common-codec.js";
+import { commonFormat } from "./common-format.js";
 import { stringifyJson } from "./json.js";
 import type { Message, Meta, Subagent } from "./model.js";
 import { restMessages, type StreamInput, splitMeta } from "./stream.js";

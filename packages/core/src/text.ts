@@ -3,7 +3,7 @@
 // thinking marked as such, and no base64 payloads. For `txcript view` and
 // for pasting a session into another model as context.
 import type { Block, Message, Subagent, Transcript } from "./model.js";
-import { toCanonical } from "./tools.js";
+import { toCanonical } from "./tool-inputs.js";
 
 export interface MessageRange {
   /** First ordinal shown (1-based, inclusive). */

@@ -8,7 +8,8 @@
 // kept; a typed tool with no exact native form is written under its
 // canonical name, so it reads back as the same tool.
 import { isJsonObject, type Json, type JsonObject } from "./json.js";
-import { fromCanonical, type Tool, type TypedToolName, toCanonical } from "./tools.js";
+import { fromCanonical, toCanonical } from "./tool-inputs.js";
+import type { Tool, TypedToolName } from "./tools.js";
 
 /** One native tool that is a canonical tool with its parameters renamed. */
 export interface RenamedToolSpec {

@@ -2,9 +2,13 @@
 // schemas, plus `Raw` for everything else. A typed variant is chosen only
 // when an input fits its schema exactly, and the caller's input object is
 // kept as is (key order included), so fromCanonical/toCanonical are exact
-// inverses for any name and any JSON input.
+// inverses for any name and any JSON input. The fit itself is decided in
+// tool-inputs.ts from the same shapes as plain data, without zod, so that
+// reading a session does not load zod (docs/decisions/0018); the schemas
+// here and those shapes are held equal by tools.test.ts.
 import * as z from "zod";
-import { isJsonObject, type Json } from "./json.js";
+import type { Json } from "./json.js";
+import { typedToolNames } from "./tool-inputs.js";
 
 export const JsonValue: z.ZodType<Json> = z.json() as z.ZodType<Json>;
 
@@ -107,7 +111,6 @@ for (const [name, build] of Object.entries(toolInputBuilders))
   });
 
 export type TypedToolName = keyof typeof toolInputSchemas;
-export const typedToolNames = Object.keys(toolInputBuilders) as TypedToolName[];
 
 export type ToolInput<N extends TypedToolName> = z.infer<(typeof toolInputSchemas)[N]>;
 
@@ -133,50 +136,10 @@ export const ToolSchema: z.ZodType<Tool> = z.lazy(() =>
   ]),
 ) as unknown as z.ZodType<Tool>;
 
-const schemaKeys = new Map<TypedToolName, Set<string>>();
-
-/** The keys a typed tool's input may have. */
-function keysOf(name: TypedToolName): Set<string> {
-  let keys = schemaKeys.get(name);
-  if (keys === undefined) {
-    keys = new Set(Object.keys(toolInputSchemas[name].shape));
-    schemaKeys.set(name, keys);
-  }
-  return keys;
-}
-
-function isTypedToolName(name: string): name is TypedToolName {
-  return Object.hasOwn(toolInputBuilders, name);
-}
-
-/**
- * The typed tool for `(name, input)` when the input fits its schema exactly
- * (no unknown key, no wrong type), else `Raw`. The input object is kept by
- * reference, so its key order survives.
- */
-export function fromCanonical(name: string, input: Json): Tool {
-  if (isTypedToolName(name)) {
-    // The schemas are strict and have no defaults or transforms, so a
-    // successful parse means the input fits exactly (tools.test.ts checks
-    // the round trip); a key outside the schema is rejected before zod runs.
-    if (
-      isJsonObject(input) &&
-      Object.keys(input).every((key) => keysOf(name).has(key)) &&
-      toolInputSchemas[name].safeParse(input).success
-    ) {
-      return { name, input } as TypedTool;
-    }
-  }
-  return { name: "Raw", toolName: name, input };
-}
-
-/** The exact inverse of fromCanonical. */
-export function toCanonical(tool: Tool): { name: string; input: Json } {
-  if (tool.name === "Raw") return { name: tool.toolName, input: tool.input };
-  return { name: tool.name, input: tool.input as Json };
-}
-
-/** The name a tool goes by in its harness (the Raw tool name, or the canonical name). */
-export function toolName(tool: Tool): string {
-  return tool.name === "Raw" ? tool.toolName : tool.name;
-}
+export {
+  fitsToolInput,
+  fromCanonical,
+  toCanonical,
+  toolName,
+  typedToolNames,
+} from "./tool-inputs.js";

@@ -8,8 +8,8 @@
 import type { Json, JsonObject } from "../json.js";
 import { isJsonObject, ownValue, stringifyJson } from "../json.js";
 import type { Block, ThinkingBlock } from "../model.js";
+import { fromCanonical, toCanonical } from "../tool-inputs.js";
 import type { Tool } from "../tools.js";
-import { fromCanonical, toCanonical } from "../tools.js";
 
 /** Why a block was left out: a kind Common does not model, or a block without a required field. */
 export type AnthropicDropReason = "unsupported" | "malformed";
