@@ -90,6 +90,68 @@ const sniffCopies = {
   },
 };
 
+// esbuild splits by file: a command's chunks hold every file its imports
+// reach, and an import of core's index reaches every file the index
+// re-exports, used or not. So `view` loaded core's Common schemas and zod
+// (151 KB of the 345 KB it loaded) though reading a session runs no zod
+// (tool calls are classified by tool-inputs.ts). Each
+// `import { … } from "@txcript/core"` outside core is bundled as imports of
+// the files that define those names (read from core's index), so a command
+// reaches only the core files it uses. Same code, other chunks:
+// test/start-up.test.ts checks that `view` of an Amp thread loads no zod,
+// and the e2e suites run this bin (docs/decisions/0018).
+const coreIndex = path.join(packages, "core", "src", "index.ts");
+async function coreExports() {
+  const text = await readFile(coreIndex, "utf8");
+  const defined = new Map();
+  for (const match of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*"(\.[^"]+)"/g)) {
+    for (const item of match[1].split(",")) {
+      const name = item.trim().replace(/^type\s+/, "");
+      if (name === "") continue;
+      if (/\s/.test(name)) throw new Error(`build.mjs: core's index renames an export (${name})`);
+      defined.set(name, match[2]);
+    }
+  }
+  if (/export\s+\*/.test(text)) throw new Error("build.mjs: core's index has an `export *`");
+  return defined;
+}
+const coreByFile = {
+  name: "core-by-file",
+  setup(build) {
+    let defined;
+    build.onLoad({ filter: /[\\/]packages[\\/][a-z-]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}core${path.sep}src${path.sep}`)) return undefined;
+      const text = await readFile(args.path, "utf8");
+      if (!text.includes('"@txcript/core"')) return undefined;
+      defined ??= await coreExports();
+      // `import { … }` and `export { … }` from core's index; `type` ones are erased anyway.
+      const statement = /(import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s*"@txcript\/core";/g;
+      const contents = text.replace(statement, (whole, keyword, typeOnly, list) => {
+        // The same number of lines, so a stack trace's line numbers still hold.
+        const lines = "\n".repeat(whole.split("\n").length - 1);
+        if (typeOnly) return lines;
+        const byFile = new Map();
+        for (const item of list.split(",")) {
+          const spec = item.trim();
+          if (spec === "" || spec.startsWith("type ")) continue;
+          const name = spec.split(/\s+as\s+/)[0];
+          const file = defined.get(name);
+          if (file === undefined)
+            throw new Error(`build.mjs: ${args.path} imports ${name}, which core's index does not export`);
+          byFile.set(file, [...(byFile.get(file) ?? []), spec]);
+        }
+        const target = (file) =>
+          JSON.stringify(path.join(packages, "core", "src", file.replace(/\.js$/, ".ts")));
+        return [...byFile]
+          .map(([file, specs]) => `${keyword} { ${specs.join(", ")} } from ${target(file)};`)
+          .join(" ")
+          .concat(lines);
+      });
+      return { contents, loader: "ts", resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 // What the bin and the help-list probe are built with alike.
 const shared = {
   bundle: true,
@@ -152,7 +214,7 @@ const bin = await build({
   minifySyntax: true,
   legalComments: "linked",
   logLevel: "warning",
-  plugins: [lightImports, englishZodLocale, sniffCopies],
+  plugins: [lightImports, englishZodLocale, sniffCopies, coreByFile],
   // Which source files each chunk holds (minified chunks keep no `// file`
   // comments): the tests that check what a command loads read this file.
   // It is outside dist/, so it is not published.

@@ -218,15 +218,23 @@ describe("the fast path's chunk", () => {
     ).toEqual([]);
     expect(fast.bytes).toBeLessThan(64 * 1024);
     // The dispatcher itself (main-) loads no zod either (start-up.test.ts); its
-    // `search` command's chunk does.
-    const command = chunkSources(
-      path.join(
-        chunks,
-        readdirSync(chunks).find((name) => /^search-[A-Z0-9]+\.js$/.test(name)) as string,
-      ),
-    );
-    expect(command.sources).toContain("src/commands/search.ts");
-    expect(command.sources.some((file) => file.includes("zod"))).toBe(true);
+    // `search` command's chunk loads codecs (the control for the filter above),
+    // and the `schema` command's loads zod (the control for zod).
+    const chunkOf = (command: string) =>
+      chunkSources(
+        path.join(
+          chunks,
+          readdirSync(chunks).find((name) =>
+            new RegExp(`^${command}-[A-Z0-9]+\\.js$`).test(name),
+          ) as string,
+        ),
+      );
+    const search = chunkOf("search");
+    expect(search.sources).toContain("src/commands/search.ts");
+    expect(search.sources.some((file) => /\/core\/src\/(?!errors)|codec/.test(file))).toBe(true);
+    const schema = chunkOf("schema");
+    expect(schema.sources).toContain("src/commands/schema.ts");
+    expect(schema.sources.some((file) => file.includes("zod"))).toBe(true);
   });
 
   it("bundles zod's English locale and no other (control: zod's classic API is bundled)", () => {

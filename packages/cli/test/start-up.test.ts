@@ -127,7 +127,7 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(harnessesLoaded(list.sources)).toEqual(harnessPackages);
   });
 
-  it("--help loads neither zod nor core's schemas (control: view of an Amp thread loads both)", async () => {
+  it("--help loads neither zod nor core's schemas (control: a convert into Common loads both)", async () => {
     // main.ts, args.ts, harnesses.ts and report.ts take TxcriptError, closest and
     // HarnessRegistry from @txcript/core's `./errors` and `./harness`, not its index.
     for (const args of [["--help"], ["view", "--help"]]) {
@@ -139,19 +139,62 @@ describe("start-up loads only the harnesses a command touches", () => {
       expect(sources).not.toContain("../core/src/model.ts");
       expect(sources).not.toContain("../core/src/index.ts");
     }
-    const view = await loading(["view", ampThread]);
-    expect(view.result.code, view.result.stderr).toBe(0);
-    expect(view.sources).toContain("../core/src/model.ts");
-    expect(view.sources.some((file) => file.endsWith("/zod/v4/core/schemas.js"))).toBe(true);
+    const common = await loading(["convert", ampThread, "--to", "common"]);
+    expect(common.result.code, common.result.stderr).toBe(0);
+    expect(common.sources).toContain("../core/src/model.ts");
+    expect(common.sources.some((file) => file.endsWith("/zod/v4/core/schemas.js"))).toBe(true);
   });
 
-  it("view loads only the zod it calls: zod is imported as a namespace, so esbuild drops the rest", async () => {
+  it("reading and converting between harnesses loads no zod and no Common schema (decision 0018; control: a convert into Common does)", async () => {
+    // Tool calls are classified by core's tool-inputs.ts, a Claude Code
+    // line's lineage and context by common-values.ts, and build.mjs bundles
+    // each import of core's index as imports of the files that define the
+    // names, so no command that only reads reaches model.ts or zod.
+    const claude = path.join(home.root, "from-amp.jsonl");
+    const made = await loading(["convert", ampThread, "--to", "cc", "-o", claude]);
+    expect(made.result.code, made.result.stderr).toBe(0);
+    // Give the session txcript's own lineage key (as a save into a store
+    // writes it), which the reader checks: the Common output below has it.
+    const lineage = {
+      harness: "amp",
+      id: "T-1",
+      txcriptVersion: "0.1.0",
+      convertedAt: "2026-01-02T03:04:05.006Z",
+    };
+    const lines = (await fs.readFile(claude, "utf8")).split("\n");
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0] as string), txcriptLineage: lineage });
+    await fs.writeFile(claude, lines.join("\n"));
+    const stream = path.join(home.root, "from-claude.jsonl");
+    const runs = [
+      made,
+      await loading(["view", ampThread]),
+      await loading(["view", claude]),
+      await loading(["view", claudeSession]),
+      await loading(["convert", claude, "--to", "stream_json", "-o", stream]),
+      await loading(["convert", stream, "--to", "amp", "-o", path.join(home.root, "back.json")]),
+      await loading(["convert", ampThread, "--to", "pi", "-o", path.join(home.root, "pi.jsonl")]),
+    ];
+    for (const { result, sources } of runs) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(sources.filter((file) => file.includes("/zod/"))).toEqual([]);
+      expect(sources).not.toContain("../core/src/model.ts");
+      expect(sources).not.toContain("../core/src/index.ts");
+    }
+    // The control: Common's codec validates with the schema, so it loads zod.
+    const common = await loading(["convert", claude, "--to", "common"]);
+    expect(common.result.code, common.result.stderr).toBe(0);
+    expect(JSON.parse(common.result.stdout).meta.lineage).toEqual(lineage);
+    expect(common.sources).toContain("../core/src/model.ts");
+    expect(common.sources.filter((file) => file.includes("/zod/")).length).toBeGreaterThan(0);
+  });
+
+  it("a convert into Common loads only the zod it calls: zod is imported as a namespace, so esbuild drops the rest", async () => {
     // `import { z } from "zod"` makes the bundle build zod's whole namespace
     // object, and with it every module zod has (from-json-schema, the JIT
     // compiler, the coercions); `import * as z` lets esbuild keep what
     // `z.string`, `z.strictObject`, … reach. The control: the schema zod
     // needs for those (core/schemas.js) is loaded, and the hook sees zod.
-    const { result, sources } = await loading(["view", ampThread]);
+    const { result, sources } = await loading(["convert", ampThread, "--to", "common"]);
     expect(result.code, result.stderr).toBe(0);
     const zod = sources.filter((file) => file.includes("/zod/v4/"));
     expect(zod.some((file) => file.endsWith("/zod/v4/classic/schemas.js"))).toBe(true);
