@@ -40,6 +40,70 @@ describe("jsonEqual", () => {
     expect(jsonEqual([1, { a: null }], [1, { a: null }], true)).toBe(true);
     expect(jsonEqual([1], [1, 2])).toBe(false);
   });
+
+  it("agrees with comparing canonical texts (sorted keys; as written when ordered)", async () => {
+    const fc = (await import("fast-check")).default;
+    // Few keys and values, so equal and nearly equal pairs are common.
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.constantFrom(0, -0, 1, "a", "", null, true, false),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), tie("value"), { maxKeys: 3 }),
+      ),
+    }));
+    const sorted = (item: unknown): unknown =>
+      Array.isArray(item)
+        ? item.map(sorted)
+        : typeof item === "object" && item !== null
+          ? Object.fromEntries(
+              Object.keys(item)
+                .sort()
+                .map((key) => [key, sorted((item as Record<string, unknown>)[key])]),
+            )
+          : item;
+    const canonical = (item: unknown) => JSON.stringify(sorted(item));
+    /** The same value with each object's keys in reverse order. */
+    const reversed = (item: unknown): unknown =>
+      Array.isArray(item)
+        ? item.map(reversed)
+        : typeof item === "object" && item !== null
+          ? Object.fromEntries(
+              Object.keys(item)
+                .reverse()
+                .map((key) => [key, reversed((item as Record<string, unknown>)[key])]),
+            )
+          : item;
+    const pairs = fc.oneof(
+      fc.tuple(value, value),
+      value.map((item) => [item, reversed(item)] as const),
+      value.map((item) => [item, JSON.parse(JSON.stringify(item)) as unknown] as const),
+    );
+    let equal = 0;
+    fc.assert(
+      fc.property(pairs, ([left, right]) => {
+        const expected = canonical(left) === canonical(right);
+        if (expected) equal++;
+        expect(jsonEqual(left, right)).toBe(expected);
+        expect(jsonEqual(right, left)).toBe(expected);
+        expect(jsonEqual(left, right, true)).toBe(JSON.stringify(left) === JSON.stringify(right));
+      }),
+      { numRuns: 3000, seed: 42 },
+    );
+    // The control: both verdicts were reached.
+    expect(equal).toBeGreaterThan(300);
+    expect(equal).toBeLessThan(2700);
+  });
+
+  it("counts a key holding undefined as absent, and an array is never an object", () => {
+    expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined }, true)).toBe(true);
+    expect(jsonEqual({ a: undefined }, { b: undefined })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(jsonEqual([], {})).toBe(false);
+    expect(jsonEqual({}, [])).toBe(false);
+    expect(jsonEqual({ 0: "a" }, ["a"])).toBe(false);
+  });
 });
 
 describe("jsonErrorOffset", () => {

@@ -220,34 +220,43 @@ export function numberAt(object: JsonObject | undefined, key: string): number | 
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
-/** Deep structural equality of JSON values, key order included when `ordered`. */
+/**
+ * Deep structural equality of JSON values, key order included when `ordered`.
+ * A key whose value is undefined counts as absent. Unordered, it walks each
+ * object's own keys in place (no key arrays per object): writers call it per
+ * tool call to check that a spelling reads back as the same tool.
+ */
 export function jsonEqual(left: unknown, right: unknown, ordered = false): boolean {
   if (left === right) return true;
   if (typeof left !== typeof right || left === null || right === null) return false;
   if (typeof left !== "object") return Number.isNaN(left) && Number.isNaN(right);
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
   if (Array.isArray(left)) {
-    const other = right as unknown[];
-    return (
-      left.length === other.length &&
-      left.every((item, index) => jsonEqual(item, other[index], ordered))
-    );
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++)
+      if (!jsonEqual(left[index], right[index], ordered)) return false;
+    return true;
   }
-  const leftKeys = Object.keys(left as object).filter(
-    (key) => (left as Record<string, unknown>)[key] !== undefined,
-  );
-  const rightKeys = Object.keys(right as object).filter(
-    (key) => (right as Record<string, unknown>)[key] !== undefined,
-  );
-  if (leftKeys.length !== rightKeys.length) return false;
-  if (ordered && leftKeys.some((key, index) => key !== rightKeys[index])) return false;
-  return leftKeys.every(
-    (key) =>
-      Object.hasOwn(right as object, key) &&
-      jsonEqual(
-        (left as Record<string, unknown>)[key],
-        (right as Record<string, unknown>)[key],
-        ordered,
-      ),
-  );
+  if (Array.isArray(right)) return false;
+  const a = left as Record<string, unknown>;
+  const b = right as Record<string, unknown>;
+  if (ordered) {
+    const leftKeys = Object.keys(a).filter((key) => a[key] !== undefined);
+    const rightKeys = Object.keys(b).filter((key) => b[key] !== undefined);
+    if (leftKeys.length !== rightKeys.length) return false;
+    for (let index = 0; index < leftKeys.length; index++) {
+      const key = leftKeys[index] as string;
+      if (key !== rightKeys[index] || !jsonEqual(a[key], b[key], true)) return false;
+    }
+    return true;
+  }
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
+    const value = a[key];
+    if (value === undefined) continue;
+    count++;
+    if (!Object.hasOwn(b, key) || !jsonEqual(value, b[key], false)) return false;
+  }
+  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined) count--;
+  return count === 0;
 }
