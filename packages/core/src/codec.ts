@@ -163,6 +163,69 @@ export class WarningCollector {
   }
 }
 
+/**
+ * A leg's warnings collected as a WarningCollector collects them, for a
+ * leg that reports thousands of occurrences (one per line of a capture
+ * without timestamps, one per message a writer cannot carry a field of):
+ * the first occurrence of each kind (code and message) is tagged and added
+ * at once, so kinds and cases keep the order of their first occurrence and
+ * its path; a later one (without cases of its own) is only counted, and
+ * `flush()` adds each kind's count as one warning, which the collector sums
+ * into the case it already holds. The result is the collector's of every
+ * occurrence tagged and added alone, when `tag` gives one kind the same
+ * leg, harness, code and message. Two legs may share one collector (the
+ * whole pipeline's read and write legs): flush the first before the second
+ * adds, or both before reading `warnings`.
+ */
+export class RepeatFold {
+  readonly #collector: WarningCollector;
+  readonly #tag: (warning: Warning) => Warning;
+  /** By code, then message: the first occurrence tagged, and the count of those after it. */
+  readonly #kinds = new Map<string, Map<string, { tagged: Warning; more: number }>>();
+
+  constructor(tag: (warning: Warning) => Warning, collector = new WarningCollector()) {
+    this.#tag = tag;
+    this.#collector = collector;
+  }
+
+  readonly add = (warning: Warning): void => {
+    if (warning.cases !== undefined) {
+      this.#collector.add(this.#tag(warning));
+      return;
+    }
+    let byMessage = this.#kinds.get(warning.code);
+    if (byMessage === undefined) {
+      byMessage = new Map();
+      this.#kinds.set(warning.code, byMessage);
+    }
+    const known = byMessage.get(warning.message);
+    if (known !== undefined) {
+      known.more += warning.count;
+      return;
+    }
+    const tagged = this.#tag(warning);
+    byMessage.set(warning.message, { tagged, more: 0 });
+    this.#collector.add(tagged);
+  };
+
+  /** Add the counted repeats to the collector. */
+  flush(): void {
+    for (const byMessage of this.#kinds.values())
+      for (const kind of byMessage.values())
+        if (kind.more !== 0) {
+          const { path: _, cases: __, ...rest } = kind.tagged;
+          this.#collector.add({ ...rest, count: kind.more });
+          kind.more = 0;
+        }
+  }
+
+  /** The warnings so far (the counted repeats included), as WarningCollector#warnings. */
+  warnings(): Warning[] {
+    this.flush();
+    return this.#collector.warnings;
+  }
+}
+
 function caseOf(warning: Warning): WarningCase {
   return warning.path === undefined
     ? { message: warning.message, count: warning.count }
@@ -177,13 +240,11 @@ export function warn(
   path?: string,
   count = 1,
 ): void {
-  options?.onWarning?.({
-    kind: loss.kind,
-    code: loss.code,
-    message,
-    count,
-    ...(path === undefined ? {} : { path }),
-  });
+  const report = options?.onWarning;
+  if (report === undefined) return;
+  const warning: Warning = { kind: loss.kind, code: loss.code, message, count };
+  if (path !== undefined) warning.path = path;
+  report(warning);
 }
 
 /**

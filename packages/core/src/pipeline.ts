@@ -5,7 +5,7 @@
 // slices; everything between is here, once, for every command (`convert`,
 // its directory batch, `export`, `view`, `continue`). `convert()` is the same
 // pipeline over a text already in memory.
-import { type ConversionOptions, type Warning, WarningCollector } from "./codec.js";
+import { type ConversionOptions, RepeatFold, type Warning, WarningCollector } from "./codec.js";
 import { TxcriptError } from "./errors.js";
 import type { AnyHarness, CodecOptions } from "./harness.js";
 import type { Transcript } from "./model.js";
@@ -30,6 +30,16 @@ export function onLeg(
   add: (warning: Warning) => void,
 ): (warning: Warning) => void {
   return (warning) => add({ ...warning, leg, harness });
+}
+
+/**
+ * A leg's reporter into `collector`: each warning tagged with the leg and
+ * harness, a kind's later occurrences counted (RepeatFold), so a writer
+ * that reports a loss per message does not tag and key each one. Flush
+ * before reading the collector.
+ */
+function legFold(leg: "read" | "write", harness: string, collector: WarningCollector): RepeatFold {
+  return new RepeatFold((warning) => ({ ...warning, leg, harness }), collector);
 }
 
 /** Run `run`; a TxcriptError without a file that escapes it names `file`. */
@@ -59,14 +69,21 @@ export async function readSession(
   source: SessionSource,
   collector: WarningCollector = new WarningCollector(),
 ): Promise<{ transcript: Transcript; warnings: Warning[] }> {
-  const add = onLeg("read", source.harness.id, collector.add);
-  const native = await source.load(add);
-  const read = source.harness.readOptions?.(
-    source.startTime === undefined ? {} : { startTime: source.startTime },
-  );
-  const transcript = withInputFile(source.file, () =>
-    source.harness.codec.toCommon(native, { ...read, onWarning: add }),
-  );
+  const fold = legFold("read", source.harness.id, collector);
+  const add = fold.add;
+  let transcript: Transcript;
+  try {
+    const native = await source.load(add);
+    const read = source.harness.readOptions?.(
+      source.startTime === undefined ? {} : { startTime: source.startTime },
+    );
+    transcript = withInputFile(source.file, () =>
+      source.harness.codec.toCommon(native, { ...read, onWarning: add }),
+    );
+  } finally {
+    // Before the collector is read, and before a write leg adds to it.
+    fold.flush();
+  }
   return { transcript, warnings: collector.warnings };
 }
 
@@ -97,6 +114,7 @@ export async function convertSession(
   options: ConvertSessionOptions = {},
 ): Promise<ConvertedSession> {
   const collector = new WarningCollector();
+  const writeFold = legFold("write", to.id, collector);
   // The writer's options may look at the input text (stream-json's dialect), so before loading.
   const write: ConversionOptions & CodecOptions = {
     ...to.writeOptions?.({
@@ -104,9 +122,12 @@ export async function convertSession(
       ...(source.sourceText === undefined ? {} : { sourceText: source.sourceText }),
       ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     }),
-    onWarning: onLeg("write", to.id, collector.add),
+    onWarning: writeFold.add,
   };
-  const warnings = () => collector.warnings;
+  const warnings = () => {
+    writeFold.flush();
+    return collector.warnings;
+  };
   const { transcript: read } = await readSession(source, collector);
   const transcript = options.transform ? await options.transform(read) : read;
   const slices = withInputFile(source.file, (): Iterable<string> => {

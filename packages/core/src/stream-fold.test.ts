@@ -3,8 +3,7 @@
 // a WarningCollector of every occurrence tagged and added alone.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Warning, WarningCollector } from "./codec.js";
-import { RepeatFold } from "./stream.js";
+import { RepeatFold, type Warning, WarningCollector } from "./codec.js";
 import { lawParameters } from "./testing/index.js";
 
 /** What the CLI's tag does: the leg and harness, the same for every warning of a leg. */

@@ -10,7 +10,7 @@
 // The law (stream.test.ts and each harness's *-stream.test.ts): for every
 // input, the stream path's text and warnings are identical to the whole
 // path's, `serialize(fromCommon(toCommon(parse(text))))`, leg by leg.
-import { type ConversionOptions, type Warning, WarningCollector } from "./codec.js";
+import { type ConversionOptions, RepeatFold, type Warning, WarningCollector } from "./codec.js";
 import { TxcriptError } from "./errors.js";
 import type { CodecOptions } from "./harness.js";
 import type { Message, Meta, Subagent, Transcript } from "./model.js";
@@ -211,58 +211,4 @@ function chain(
         first(warning);
         second(warning);
       };
-}
-
-/**
- * A leg's warnings collected as a WarningCollector collects them, for a
- * stream that reports tens of thousands of occurrences (one per line of a
- * capture without timestamps): the first occurrence of each kind (code and
- * message) is tagged and added at once, so kinds and cases keep the order
- * of their first occurrence and its path; a later one (without cases of its
- * own) is only counted, and `warnings()` adds each kind's count as one
- * warning, which a collector sums into the case it already holds. The
- * result is the collector's of every occurrence tagged and added alone,
- * when `tag` gives one kind the same leg, harness, code and message.
- */
-export class RepeatFold {
-  readonly #collector = new WarningCollector();
-  readonly #tag: (warning: Warning) => Warning;
-  /** By code, then message: the first occurrence tagged, and the count of those after it. */
-  readonly #kinds = new Map<string, Map<string, { tagged: Warning; more: number }>>();
-
-  constructor(tag: (warning: Warning) => Warning) {
-    this.#tag = tag;
-  }
-
-  readonly add = (warning: Warning): void => {
-    if (warning.cases !== undefined) {
-      this.#collector.add(this.#tag(warning));
-      return;
-    }
-    let byMessage = this.#kinds.get(warning.code);
-    if (byMessage === undefined) {
-      byMessage = new Map();
-      this.#kinds.set(warning.code, byMessage);
-    }
-    const known = byMessage.get(warning.message);
-    if (known !== undefined) {
-      known.more += warning.count;
-      return;
-    }
-    const tagged = this.#tag(warning);
-    byMessage.set(warning.message, { tagged, more: 0 });
-    this.#collector.add(tagged);
-  };
-
-  /** The warnings so far (the counted repeats included), as WarningCollector#warnings. */
-  warnings(): Warning[] {
-    for (const byMessage of this.#kinds.values())
-      for (const kind of byMessage.values())
-        if (kind.more !== 0) {
-          const { path: _, cases: __, ...rest } = kind.tagged;
-          this.#collector.add({ ...rest, count: kind.more });
-          kind.more = 0;
-        }
-    return this.#collector.warnings;
-  }
 }
