@@ -198,6 +198,7 @@ describe("public exports", () => {
         "transcriptArbitrary",
         "typedToolArbitrary",
         "usageArbitrary",
+        "warningArbitrary",
       ]
     `);
   });

@@ -52,28 +52,20 @@ describe("jsonEqual", () => {
         fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), tie("value"), { maxKeys: 3 }),
       ),
     }));
-    const sorted = (item: unknown): unknown =>
+    /** The same value with each object's keys put in `order`. */
+    const rekeyed = (item: unknown, order: (keys: string[]) => string[]): unknown =>
       Array.isArray(item)
-        ? item.map(sorted)
+        ? item.map((entry) => rekeyed(entry, order))
         : typeof item === "object" && item !== null
           ? Object.fromEntries(
-              Object.keys(item)
-                .sort()
-                .map((key) => [key, sorted((item as Record<string, unknown>)[key])]),
+              order(Object.keys(item)).map((key) => [
+                key,
+                rekeyed((item as Record<string, unknown>)[key], order),
+              ]),
             )
           : item;
-    const canonical = (item: unknown) => JSON.stringify(sorted(item));
-    /** The same value with each object's keys in reverse order. */
-    const reversed = (item: unknown): unknown =>
-      Array.isArray(item)
-        ? item.map(reversed)
-        : typeof item === "object" && item !== null
-          ? Object.fromEntries(
-              Object.keys(item)
-                .reverse()
-                .map((key) => [key, reversed((item as Record<string, unknown>)[key])]),
-            )
-          : item;
+    const canonical = (item: unknown) => JSON.stringify(rekeyed(item, (keys) => keys.sort()));
+    const reversed = (item: unknown) => rekeyed(item, (keys) => keys.reverse());
     const pairs = fc.oneof(
       fc.tuple(value, value),
       value.map((item) => [item, reversed(item)] as const),

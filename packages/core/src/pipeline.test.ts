@@ -3,6 +3,7 @@
 // one (RepeatFold), and must come out as a WarningCollector of every
 // occurrence tagged with its leg and harness and added alone, read leg
 // first — as they did before the fold.
+import { warningArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Warning, WarningCollector } from "./codec.js";
@@ -10,33 +11,6 @@ import type { AnyHarness } from "./harness.js";
 import type { Transcript } from "./model.js";
 import { convertSession, readSession, type SessionSource } from "./pipeline.js";
 import { lawParameters } from "./testing/index.js";
-
-const warningArbitrary: fc.Arbitrary<Warning> = fc
-  .record({
-    kind: fc.constantFrom("degraded", "unsupported", "bookkeeping" as const),
-    code: fc.constantFrom("h.a", "h.b", "h.c"),
-    message: fc.constantFrom("one", "two", "three"),
-    count: fc.integer({ min: 1, max: 4 }),
-    path: fc.option(fc.constantFrom("$.messages[0]", "$.messages[1]", "line 3"), {
-      nil: undefined,
-    }),
-    cases: fc.option(
-      fc.array(
-        fc.record({
-          message: fc.constantFrom("one", "two", "four"),
-          count: fc.integer({ min: 1, max: 3 }),
-          path: fc.constantFrom("line 7", "line 8"),
-        }),
-        { minLength: 1, maxLength: 3 },
-      ),
-      { freq: 6, nil: undefined },
-    ),
-  })
-  .map(({ path, cases, ...rest }) => ({
-    ...rest,
-    ...(path === undefined ? {} : { path }),
-    ...(cases === undefined ? {} : { cases }),
-  }));
 
 const transcript: Transcript = {
   meta: { id: "s", timestamp: "2026-01-01T00:00:00.000Z" },

@@ -1,6 +1,7 @@
 // RepeatFold (stream.ts): a streaming leg's warnings with each kind's later
 // occurrences counted, not tagged and collected one by one, must come out as
 // a WarningCollector of every occurrence tagged and added alone.
+import { warningArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RepeatFold, type Warning, WarningCollector } from "./codec.js";
@@ -26,32 +27,6 @@ function folded(make: () => Fold, warnings: readonly Warning[]): Warning[] {
   for (const warning of warnings) fold.add(warning);
   return fold.warnings();
 }
-
-const kinds = ["degraded", "unsupported", "bookkeeping"] as const;
-const warningArbitrary: fc.Arbitrary<Warning> = fc
-  .record({
-    kind: fc.constantFrom(...kinds),
-    code: fc.constantFrom("h.a", "h.b", "h.c"),
-    message: fc.constantFrom("one", "two", "three"),
-    count: fc.integer({ min: 1, max: 4 }),
-    path: fc.option(fc.constantFrom("line 1", "line 2", "$.x"), { nil: undefined }),
-    cases: fc.option(
-      fc.array(
-        fc.record({
-          message: fc.constantFrom("one", "two", "four"),
-          count: fc.integer({ min: 1, max: 3 }),
-          path: fc.constantFrom("line 7", "line 8"),
-        }),
-        { minLength: 1, maxLength: 3 },
-      ),
-      { freq: 6, nil: undefined },
-    ),
-  })
-  .map(({ path, cases, ...rest }) => ({
-    ...rest,
-    ...(path === undefined ? {} : { path }),
-    ...(cases === undefined ? {} : { cases }),
-  }));
 
 /** Two folds that lose what the real one keeps: each is a control for the property. */
 class CodeOnlyFold implements Fold {

@@ -38,6 +38,7 @@ export {
 } from "./base.js";
 export { arbitraryFromSchema } from "./schema-arbitrary.js";
 export { compactionBlockArbitrary, lineageArbitrary, messageContextArbitrary } from "./v2.js";
+export { warningArbitrary } from "./warnings.js";
 
 export const metaArbitrary: fc.Arbitrary<Meta> = fc.record(
   {
