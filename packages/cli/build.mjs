@@ -137,7 +137,9 @@ const coreByFile = {
           const name = spec.split(/\s+as\s+/)[0];
           const file = defined.get(name);
           if (file === undefined)
-            throw new Error(`build.mjs: ${args.path} imports ${name}, which core's index does not export`);
+            throw new Error(
+              `build.mjs: ${args.path} imports ${name}, which core's index does not export`,
+            );
           byFile.set(file, [...(byFile.get(file) ?? []), spec]);
         }
         const target = (file) =>
