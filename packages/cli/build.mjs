@@ -13,9 +13,10 @@ import { build } from "esbuild";
 // zod. esbuild's splitting keeps every module a barrel re-exports in the
 // chunks of whoever imports the barrel, so the few modules on that path
 // import their neighbours directly here: search-fast.ts takes
-// @txcript/search's search-index.ts (not its index), and query.ts and
-// search-index.ts take @txcript/core's errors.ts (they import TxcriptError
-// only). test/search-fast.test.ts checks the chunk's imports.
+// @txcript/search's search-index.ts (not its index). (Their imports of
+// @txcript/core, TxcriptError only, go to core's errors.ts through
+// coreByFile below, as every import of core's index does.)
+// test/search-fast.test.ts checks the chunk's imports.
 const packages = fileURLToPath(new URL("..", import.meta.url));
 const lightImports = {
   name: "light-imports",
@@ -24,10 +25,8 @@ const lightImports = {
       ["cli/src/search-fast.ts", "@txcript/search", "search/src/search-index.ts"],
       ["cli/src/search-keeper.ts", "@txcript/search", "search/src/search-index.ts"],
       ["cli/src/search-keeper-address.ts", "@txcript/search", "search/src/index-file.ts"],
-      ["search/src/query.ts", "@txcript/core", "core/src/errors.ts"],
-      ["search/src/search-index.ts", "@txcript/core", "core/src/errors.ts"],
     ];
-    build.onResolve({ filter: /^@txcript\/(search|core)$/ }, (args) => {
+    build.onResolve({ filter: /^@txcript\/search$/ }, (args) => {
       const importer = path.relative(packages, args.importer).split(path.sep).join("/");
       const match = redirect.find(([from, name]) => from === importer && name === args.path);
       return match === undefined ? undefined : { path: path.join(packages, match[2]) };
