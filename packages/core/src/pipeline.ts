@@ -70,20 +70,15 @@ export async function readSession(
   collector: WarningCollector = new WarningCollector(),
 ): Promise<{ transcript: Transcript; warnings: Warning[] }> {
   const fold = legFold("read", source.harness.id, collector);
-  const add = fold.add;
-  let transcript: Transcript;
-  try {
-    const native = await source.load(add);
-    const read = source.harness.readOptions?.(
-      source.startTime === undefined ? {} : { startTime: source.startTime },
-    );
-    transcript = withInputFile(source.file, () =>
-      source.harness.codec.toCommon(native, { ...read, onWarning: add }),
-    );
-  } finally {
-    // Before the collector is read, and before a write leg adds to it.
-    fold.flush();
-  }
+  const native = await source.load(fold.add);
+  const read = source.harness.readOptions?.(
+    source.startTime === undefined ? {} : { startTime: source.startTime },
+  );
+  const transcript = withInputFile(source.file, () =>
+    source.harness.codec.toCommon(native, { ...read, onWarning: fold.add }),
+  );
+  // Before the collector is read, and before a write leg adds to it.
+  fold.flush();
   return { transcript, warnings: collector.warnings };
 }
 
