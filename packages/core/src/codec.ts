@@ -57,6 +57,21 @@ export interface ConversionOptions {
   startTime?: Date;
 }
 
+/**
+ * What a writer (`fromCommon`, a harness's `writeStream`) is told besides the
+ * conversion options: where the body it writes is going.
+ */
+export interface WriteOptions extends ConversionOptions {
+  /**
+   * The body is for the harness's store (`Store.save`, as `txcript continue`
+   * saves it), which writes what the body holds beside the session file
+   * (Gemini CLI's and Qwen Code's subagent transcripts). Absent, the body is
+   * serialized alone into one file (`convert -o`, stdout), and a writer
+   * reports what only a store save writes as left out of that file.
+   */
+  forStore?: boolean;
+}
+
 export interface ParseOptions {
   /** The file the text came from, for error locations. */
   file?: string;
@@ -64,8 +79,8 @@ export interface ParseOptions {
 
 export interface Codec<
   Native,
-  ReadOptions extends ConversionOptions = ConversionOptions,
-  WriteOptions extends ConversionOptions = ConversionOptions,
+  Read extends ConversionOptions = ConversionOptions,
+  Write extends ConversionOptions = WriteOptions,
 > {
   readonly id: HarnessId;
   readonly displayName: string;
@@ -75,8 +90,8 @@ export interface Codec<
   parse(text: string, options?: ParseOptions): Native;
   /** Exact inverse of `parse` for text the harness itself wrote. */
   serialize(native: Native): string;
-  toCommon(native: Native, options?: ReadOptions): Transcript;
-  fromCommon(transcript: Transcript, options?: WriteOptions): Native;
+  toCommon(native: Native, options?: Read): Transcript;
+  fromCommon(transcript: Transcript, options?: Write): Native;
   /** Every representational loss, documented. */
   readonly losses: readonly Loss[];
 }

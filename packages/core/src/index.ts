@@ -31,6 +31,7 @@ export type {
   Warning,
   WarningCase,
   WarningKind,
+  WriteOptions,
 } from "./codec.js";
 export { LossTally, WarningCollector, warn } from "./codec.js";
 export { CommonDocument, commonCodec, validateTranscript } from "./common-codec.js";
