@@ -18,6 +18,7 @@ import {
   type Transcript,
   toolName,
   type Usage,
+  type WriteOptions,
   warn,
   writtenJsonLine,
 } from "@txcript/core";
@@ -31,7 +32,8 @@ import {
 } from "./qwen-code-schema.js";
 import { canonicalToQwenTool, userToolCallText, userToolResultText } from "./qwen-code-tools.js";
 
-export type QwenCodeWriteOptions = ConversionOptions;
+/** `forStore`: the subagents' transcripts are saved beside the session, not left out. */
+export type QwenCodeWriteOptions = WriteOptions;
 
 function usageMetadata(
   usage: Usage,
@@ -405,16 +407,20 @@ export function commonToQwenCode(
   if (meta.lineage !== undefined)
     warn(options, qwenCodeLoss.lineage, "the lineage was not kept", "$.meta.lineage");
   const subagents = transcript.subagents ?? [];
-  if (subagents.length > 0)
+  const messages = transcript.messages.filter(sendable);
+  const empty = messages.length === 0 && meta.title === undefined;
+  // A store save writes the subagents' transcripts beside the session; a file alone cannot hold them.
+  if (subagents.length > 0 && (empty || options?.forStore !== true))
     warn(
       options,
       qwenCodeLoss.subagents,
-      "a subagent conversation was written as a transcript of its own, beside the session file",
+      empty
+        ? "a subagent conversation was left out: an empty session is written as an empty file, with no transcripts beside it"
+        : "a subagent conversation was left out of this file: a store save (`txcript continue`) writes it as a transcript of its own beside the session file",
       "$.subagents",
       subagents.length,
     );
-  const messages = transcript.messages.filter(sendable);
-  if (messages.length === 0 && meta.title === undefined) {
+  if (empty) {
     // The empty-message warnings first, as writing the messages gives them.
     writeConversation({ sessionId, meta, messages: transcript.messages, where: "$" }, options);
     warn(

@@ -64,7 +64,7 @@ export const qwenCodeLoss = {
   subagents: loss(
     "qwen_code.subagents",
     "degraded",
-    "Subagent conversations are written as transcripts of their own (`subagents/<session id>/agent-<agentId>.jsonl` and `.meta.json`, which the store saves and loads beside the session), not in the session file: a single file written alone (`convert -o`, stdout) holds the main conversation only.",
+    "Subagent conversations are not in the session file: a single file written alone (`convert -o`, stdout) leaves them out. A store save (`txcript continue`, the write option `forStore`) writes them as transcripts of their own beside the session (`subagents/<session id>/agent-<agentId>.jsonl` and `.meta.json`), which the store loads back, and reports nothing; an empty session, written as an empty file, leaves them out there too.",
   ),
   subagentId: loss(
     "qwen_code.subagent-id",

@@ -282,7 +282,7 @@ describe("writing subagents where Qwen Code 0.24.4 keeps them", () => {
   it("one transcript and meta file per agent in subagents/<session id>/, nested ones by parentAgentId", async () => {
     const root = tempRoot();
     const { warnings, onWarning } = collecting();
-    const native = qwenCodeCodec.fromCommon(withAgents, { onWarning });
+    const native = qwenCodeCodec.fromCommon(withAgents, { forStore: true, onWarning });
     await new QwenCodeStore({ root }).save(native);
     const agents = path.join(root, "projects", qwenProjectDirName("/work/p"), "subagents");
     const names = (await fs.readdir(path.join(agents, withAgents.meta.id))).sort();
@@ -333,11 +333,8 @@ describe("writing subagents where Qwen Code 0.24.4 keeps them", () => {
         isSidechain: true,
         cwd: "/work/p",
       });
-    // The replaced id is named; the subagents loss says where they went.
-    expect(warnings.map((warning) => warning.code).sort()).toEqual([
-      "qwen_code.subagent-id",
-      "qwen_code.subagents",
-    ]);
+    // The replaced id is named; the subagents themselves are saved, so no loss is reported for them.
+    expect(warnings.map((warning) => warning.code)).toEqual(["qwen_code.subagent-id"]);
     // Loaded back: ids, links, nesting and order as the format page says.
     const back = qwenCodeCodec.toCommon(await new QwenCodeStore({ root }).load(withAgents.meta.id));
     expect(back).toEqual(qwenCodeStoreProject(withAgents));
@@ -361,7 +358,7 @@ describe("writing subagents where Qwen Code 0.24.4 keeps them", () => {
   });
 });
 
-/** Save `transcript` written by fromCommon into a fresh store and load it back. */
+/** Save `transcript` written by fromCommon for a store save into a fresh store and load it back. */
 async function throughStore(
   transcript: Transcript,
   save: (store: QwenCodeStore, native: QwenCodeSession) => Promise<{ id: string }> = (
@@ -371,7 +368,7 @@ async function throughStore(
 ): Promise<{ back: Transcript; warnings: Warning[] }> {
   const { warnings, onWarning } = collecting();
   const store = new QwenCodeStore({ root: tempRoot() });
-  const native = qwenCodeCodec.fromCommon(transcript, { onWarning });
+  const native = qwenCodeCodec.fromCommon(transcript, { forStore: true, onWarning });
   const { id } = await save(store, native);
   const back = qwenCodeCodec.toCommon(await store.load(id));
   return { back, warnings };
@@ -408,8 +405,8 @@ describe("law: store.load(store.save(fromCommon(c))) = qwenCodeStoreProject(c)",
     await fc.assert(
       fc.asyncProperty(withSubagents, async (transcript) => {
         const { back, warnings } = await throughStore(transcript);
-        // Warnings about a subagent have a path inside one ($.subagents[k]…).
-        if (warnings.some((warning) => warning.path?.startsWith("$.subagents[") === true)) return;
+        // Warnings about the subagents have a path at or inside them ($.subagents, $.subagents[k]…).
+        if (warnings.some((warning) => warning.path?.startsWith("$.subagents") === true)) return;
         checked += 1;
         expect(back.subagents).toEqual(transcript.subagents);
       }),
@@ -429,6 +426,56 @@ describe("law: store.load(store.save(fromCommon(c))) = qwenCodeStoreProject(c)",
       if (!isEqual(back, qwenCodeStoreProject(transcript))) broken += 1;
     }
     expect(broken).toBe(sample.length);
+  });
+});
+
+describe("qwen_code.subagents: saved beside the session, or left out of a file written alone", () => {
+  const parameters = lawParameters(40);
+  const subagentLosses = (warnings: readonly Warning[]) =>
+    warnings.filter((warning) => warning.code === "qwen_code.subagents");
+
+  it("a store save reports no subagents loss, and the store gives every subagent back", async () => {
+    await fc.assert(
+      fc.asyncProperty(withSubagents, async (transcript) => {
+        const { back, warnings } = await throughStore(transcript);
+        expect(subagentLosses(warnings)).toEqual([]);
+        expect(back.subagents?.length).toBe(transcript.subagents?.length);
+      }),
+      parameters,
+    );
+  });
+
+  it("written alone, the loss says the subagents were left out of the file, and they are", () => {
+    fc.assert(
+      fc.property(withSubagents, (transcript) => {
+        const { warnings, onWarning } = collecting();
+        const text = qwenCodeCodec.serialize(qwenCodeCodec.fromCommon(transcript, { onWarning }));
+        expect(subagentLosses(warnings)).toEqual([
+          {
+            kind: "degraded",
+            code: "qwen_code.subagents",
+            message:
+              "a subagent conversation was left out of this file: a store save (`txcript continue`) writes it as a transcript of its own beside the session file",
+            count: transcript.subagents?.length,
+            path: "$.subagents",
+          },
+        ]);
+        expect(qwenCodeCodec.toCommon(qwenCodeCodec.parse(text)).subagents).toBeUndefined();
+      }),
+      parameters,
+    );
+  });
+
+  it("an empty session leaves its subagents out even for a store save (an empty file has nothing beside it)", () => {
+    const { warnings, onWarning } = collecting();
+    const native = qwenCodeCodec.fromCommon(
+      { ...withAgents, messages: [] },
+      { forStore: true, onWarning },
+    );
+    expect(native.subagents).toBeUndefined();
+    expect(subagentLosses(warnings).map((warning) => warning.message)).toEqual([
+      "a subagent conversation was left out: an empty session is written as an empty file, with no transcripts beside it",
+    ]);
   });
 });
 

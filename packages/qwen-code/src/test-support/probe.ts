@@ -37,7 +37,7 @@ export const probe = {
       const store = new QwenCodeStore({ root: path.join(root, "written", ".qwen") });
       let saved: { id: string; path: string };
       try {
-        saved = await store.save(qwenCodeCodec.fromCommon(moved));
+        saved = await store.save(qwenCodeCodec.fromCommon(moved, { forStore: true }));
       } catch (error) {
         return { ok: false, detail: `not saved: ${String(error).slice(0, 200)}` };
       }
