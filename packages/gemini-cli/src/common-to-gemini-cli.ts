@@ -5,7 +5,6 @@
 // and tokens on gemini records. `lastUpdated` is the time of writing: Gemini
 // CLI's startup cleanup deletes recordings last updated 30 days ago.
 import {
-  type ConversionOptions,
   type Json,
   type JsonObject,
   type Message,
@@ -15,6 +14,7 @@ import {
   type Transcript,
   toCanonical,
   uuidV5In,
+  type WriteOptions,
   warn,
 } from "@txcript/core";
 import { geminiCliLoss } from "./gemini-cli-losses.js";
@@ -30,7 +30,8 @@ import {
 import { tokensFromUsage } from "./gemini-cli-tokens.js";
 import { canonicalToGeminiTool, geminiToolToCanonical } from "./gemini-cli-tools.js";
 
-export interface GeminiCliWriteOptions extends ConversionOptions {
+/** `forStore`: the subagents' recordings are saved beside the session, not left out. */
+export interface GeminiCliWriteOptions extends WriteOptions {
   /** The time of writing, for `lastUpdated` (default: now). */
   now?: Date;
   /** The project directory (default: meta.cwd); names the projectHash and the store's project. */
@@ -395,10 +396,15 @@ export function* geminiCliLinesOf(
   const answered = answerPending();
   if (answered !== undefined) yield line(answered);
   for (const subagent of source.subagents) {
+    // A store save writes the subagent's recording beside the session, but no call names it
+    // (the writer sets no toolCalls[].agentId) and a recording has no agent type or model;
+    // a file alone cannot hold it at all.
     warn(
       options,
       geminiCliLoss.subagents,
-      "a subagent conversation was written as a recording of its own",
+      options?.forStore === true
+        ? "a subagent conversation was written as a recording of its own beside the session file, without the link to the tool call that spawned it, its agent type or its model"
+        : "a subagent conversation was left out of this file: a store save (`txcript continue`) writes it as a recording of its own beside the session file",
       "$.subagents",
     );
     const session = writeSession(

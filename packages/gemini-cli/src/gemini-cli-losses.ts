@@ -109,7 +109,7 @@ export const geminiCliLoss = {
   subagents: loss(
     "gemini_cli.subagents",
     "degraded",
-    "Subagent conversations are written as their own recordings under chats/<session id>/ (the store saves and loads them), not in the session file; the link to the spawning call is not kept.",
+    "Subagent conversations are not in the session file: a single file written alone (`convert -o`, stdout) leaves them out. A store save (`txcript continue`, the write option `forStore`) writes each as a recording of its own under chats/<session id>/, which the store loads back, but without the link to the tool call that spawned it (the writer sets no `toolCalls[].agentId`), its agent type or model, and in the order of the recordings' names.",
   ),
   subagentMissing: loss(
     "gemini_cli.subagent-missing",

@@ -44,7 +44,7 @@ export const probe = {
       const store = new GeminiCliStore({ root: path.join(root, "written", ".gemini") });
       let saved: { id: string; path: string };
       try {
-        saved = await store.save(geminiCliCodec.fromCommon(moved));
+        saved = await store.save(geminiCliCodec.fromCommon(moved, { forStore: true }));
       } catch (error) {
         return { ok: false, detail: `not saved: ${String(error).slice(0, 200)}` };
       }
