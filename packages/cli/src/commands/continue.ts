@@ -124,9 +124,11 @@ export async function continueCommand(io: Io, { values, positionals }: Parsed): 
   };
   refuseOptionLikeId(copy.meta.id, input.file, "nothing was written");
   // The writer's errors (a document too deep to print, say) name the input they come from.
+  // The body goes to the store, which writes its side files (subagent transcripts) too.
   const native = withFile(input.file, () =>
     target.codec.fromCommon(copy, {
       ...target.writeOptions?.({ from: input.harness.id }),
+      forStore: true,
       onWarning: onLeg("write", target.id, collector.add),
     }),
   );
