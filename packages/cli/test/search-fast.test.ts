@@ -187,7 +187,7 @@ function harnessLoaded(sources: readonly string[], name: string): boolean {
   return sources.some((file) => file.startsWith(`../${name}/`) && !file.endsWith("-store-root.ts"));
 }
 
-/** The source files (esbuild's `// file` markers) of a chunk and every chunk it imports statically. */
+/** The source files (from build-meta.json) of a chunk and every chunk it imports statically. */
 function chunkSources(start: string): { sources: string[]; bytes: number } {
   const seen = new Set<string>();
   const sources: string[] = [];
@@ -198,7 +198,8 @@ function chunkSources(start: string): { sources: string[]; bytes: number } {
     const text = readFileSync(file, "utf8");
     bytes += text.length;
     sources.push(...bundledSources(file));
-    for (const match of text.matchAll(/from\s*"(\.[^"]+)"/g))
+    // esbuild writes `from"./x.js"`, Rollup `from './x.js'` and `import './x.js'`.
+    for (const match of text.matchAll(/(?:\bfrom|\bimport)\s*["'](\.[^"']+)["']/g))
       walk(path.resolve(path.dirname(file), match[1] as string));
   };
   walk(start);
@@ -225,7 +226,7 @@ describe("the fast path's chunk", () => {
         path.join(
           chunks,
           readdirSync(chunks).find((name) =>
-            new RegExp(`^${command}-[A-Z0-9]+\\.js$`).test(name),
+            new RegExp(`^${command}-[a-z0-9]+\\.js$`).test(name),
           ) as string,
         ),
       );

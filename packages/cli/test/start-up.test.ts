@@ -44,14 +44,19 @@ const claudeSession = path.join(fixturesRoot, "claude-code", "custom-title.jsonl
 /** Run the bin with a resolve hook; the files it loaded, and the source files those hold. */
 const loading = (args: string[]) => runWithLoadLog(home, args);
 
-/** The harness packages any module of which was loaded, but for its light `-sniff` and `-store-root`. */
+/**
+ * The harness packages any module of which was loaded, but for its light `-sniff` and
+ * `-store-root` (and Crush's `crush-paths.ts`, which its store root imports: node:os and
+ * node:path only). build.mjs bundles every store root into the chunk beside io.ts.
+ */
 function harnessesLoaded(sources: readonly string[]): string[] {
   return harnessPackages.filter((name) =>
     sources.some(
       (file) =>
         file.startsWith(`../${name}/`) &&
         !file.endsWith("-sniff.ts") &&
-        !file.endsWith("-store-root.ts"),
+        !file.endsWith("-store-root.ts") &&
+        file !== "../crush/src/crush-paths.ts",
     ),
   );
 }
@@ -267,6 +272,27 @@ Object.defineProperty(process, "stdout", {
     ).toBe(false);
     await fs.access(output);
     expect(await touched(["view", ampThread])).toBe(true);
+  });
+
+  it("view and convert load the few files build.mjs's chunk plan makes (control: list loads every harness's)", async () => {
+    // esbuild alone made a chunk per set of entry points reaching a file:
+    // view of this thread loaded 34 files. build.mjs re-chunks with Rollup:
+    // the dispatcher, io, the light core files, one file per harness.
+    const names = (files: readonly string[]) =>
+      files.map((file) => path.basename(file).replace(/-[a-z0-9]+\.js$/, "")).sort();
+    const viewed = await loading(["view", ampThread]);
+    expect(viewed.result.code, viewed.result.stderr).toBe(0);
+    expect(names(viewed.files)).toEqual(["amp", "codecs", "convert", "io", "main", "txcript.js"]);
+    const converted = await loading(["convert", claudeSession, "--to", "codex"]);
+    expect(converted.result.code, converted.result.stderr).toBe(0);
+    expect(names(converted.files)).toEqual(
+      ["claude-code", "codecs", "codex", "convert", "io", "main", "txcript.js"].sort(),
+    );
+    // Control: list reads every store, and loads each harness's one file.
+    const listed = await loading(["list"]);
+    expect(listed.result.code, listed.result.stderr).toBe(0);
+    const listedNames = names(listed.files);
+    for (const name of harnessPackages) expect(listedNames).toContain(name);
   });
 
   it("--version loads the bin's entry alone", async () => {
