@@ -84,24 +84,6 @@ describe("the subagents loss of Qwen Code and Gemini CLI, by where the session i
     expect(files).toContain(`agent-${agentId}.jsonl`);
   });
 
-  it("convert --to qwen_code -o says the subagent was left out of the file, and it is", async () => {
-    const output = path.join(home.work, "out.jsonl");
-    const { losses } = await convertTo("qwen_code", output);
-    expect(subagentLosses(losses, "qwen_code")).toEqual([
-      {
-        leg: "write",
-        harness: "qwen_code",
-        code: "qwen_code.subagents",
-        kind: "degraded",
-        count: 1,
-        message:
-          "a subagent conversation was left out of this file: a store save (`txcript continue`) writes it as a transcript of its own beside the session file",
-      },
-    ]);
-    expect(await fs.readdir(home.work)).toEqual(["out.jsonl"]);
-    expect(await fs.readFile(output, "utf8")).not.toContain(agentId);
-  });
-
   it("continue --with gemini_cli saves the subagent beside the session and reports the link it loses", async () => {
     const store = path.join(home.root, "gemini-store");
     const { losses } = await continueInto("gemini_cli", store);
@@ -120,21 +102,26 @@ describe("the subagents loss of Qwen Code and Gemini CLI, by where the session i
     expect(files.map((file) => path.basename(file))).toContain(`${agentId}.jsonl`);
   });
 
-  it("convert --to gemini_cli -o says the subagent was left out of the file, and it is", async () => {
-    const output = path.join(home.work, "out.jsonl");
-    const { losses } = await convertTo("gemini_cli", output);
-    expect(subagentLosses(losses, "gemini_cli")).toEqual([
-      {
-        leg: "write",
-        harness: "gemini_cli",
-        code: "gemini_cli.subagents",
-        kind: "degraded",
-        count: 1,
-        message:
-          "a subagent conversation was left out of this file: a store save (`txcript continue`) writes it as a recording of its own beside the session file",
-      },
-    ]);
-    expect(await fs.readdir(home.work)).toEqual(["out.jsonl"]);
-    expect(await fs.readFile(output, "utf8")).not.toContain(agentId);
-  });
+  it.each([
+    ["qwen_code", "a transcript"],
+    ["gemini_cli", "a recording"],
+  ])(
+    "convert --to %s -o says the subagent was left out of the file, and it is",
+    async (target, kind) => {
+      const output = path.join(home.work, "out.jsonl");
+      const { losses } = await convertTo(target, output);
+      expect(subagentLosses(losses, target)).toEqual([
+        {
+          leg: "write",
+          harness: target,
+          code: `${target}.subagents`,
+          kind: "degraded",
+          count: 1,
+          message: `a subagent conversation was left out of this file: a store save (\`txcript continue\`) writes it as ${kind} of its own beside the session file`,
+        },
+      ]);
+      expect(await fs.readdir(home.work)).toEqual(["out.jsonl"]);
+      expect(await fs.readFile(output, "utf8")).not.toContain(agentId);
+    },
+  );
 });
