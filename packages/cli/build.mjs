@@ -2,7 +2,8 @@
 // TypeScript source), zod and fast-check are inlined, so the published bin
 // has one runtime dependency (better-sqlite3, a native addon, for search and
 // the OpenCode store, loaded only by those) and starts fast. Code splitting keeps
-// `--version` from loading anything but the entry chunk.
+// `--version` from loading anything but the entry chunk; Rollup then merges
+// esbuild's chunks into a few files per command (mergeChunks, below).
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -238,8 +239,8 @@ try {
 // 2 KB Amp thread loaded 34 files, most of them one small file of core or
 // of this package; on Node 20 each ES module costs its own resolve, read,
 // compile and link. Rollup then re-chunks esbuild's output along the plan
-// below: `view` of an Amp thread loads 4 files and a convert between two
-// harnesses 5 (test/start-up.test.ts). Rollup moves esbuild's code, never
+// below: `view` of an Amp thread loads 6 files and a convert between two
+// harnesses 7 (test/start-up.test.ts). Rollup moves esbuild's code, never
 // rewrites or drops it (treeshake off); docs/decisions/0019.
 // A file esbuild wrote, as its metafile names it.
 function staged(id) {
@@ -249,13 +250,14 @@ function staged(id) {
 /**
  * Which Rollup chunk each esbuild chunk goes to (the first rule that names
  * a chunk holds). "Light" is a chunk that neither holds nor imports a
- * harness's code (its sniff and store root aside), zod, core's schemas or
- * a package from node_modules.
+ * harness's code (its sniff, its store root and the `-paths` module a
+ * store root imports aside), zod, core's schemas or a package from
+ * node_modules.
  * - `io`: what the bin loads beside the dispatcher (io.ts), and what of
  *   `search`'s own path the dispatcher, `convert` or a harness imports
  *   (the store roots).
  * - `search-fast`: the rest of what `search` loads without the dispatcher
- *   (the keeper's address, every store root, the index reader): no codec
+ *   (the keeper's address, the index reader): no codec
  *   (test/search-fast.test.ts).
  * - `main`: the dispatcher and the `view` command, and the light chunks
  *   they import. Every command but the fast search loads it.
