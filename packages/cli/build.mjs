@@ -250,9 +250,8 @@ function staged(id) {
 /**
  * Which Rollup chunk each esbuild chunk goes to (the first rule that names
  * a chunk holds). "Light" is a chunk that neither holds nor imports a
- * harness's code (its sniff, its store root and the `-paths` module a
- * store root imports aside), zod, core's schemas or a package from
- * node_modules.
+ * harness's code (its sniff, and its store root with what that imports,
+ * aside), zod, core's schemas or a package from node_modules.
  * - `io`: what the bin loads beside the dispatcher (io.ts), and what of
  *   `search`'s own path the dispatcher, `convert` or a harness imports
  *   (the store roots).
@@ -295,11 +294,18 @@ function chunkPlan(esbuildMeta) {
     /^\.\.\/([a-z-]+)\/src\//.exec(source)?.[1] ??
     /^sniff-copy:.*\/packages\/([a-z-]+)\/src\//.exec(source)?.[1];
   const notHarnesses = new Set(["core", "harnesses", "search", "html", "redact"]);
+  // A harness's store roots and what they import (Crush's paths): node:os and node:path.
+  const storeRoots = new Set(
+    Object.keys(esbuildMeta.inputs).filter((source) => source.endsWith("-store-root.ts")),
+  );
+  for (const source of storeRoots)
+    for (const imported of esbuildMeta.inputs[source].imports)
+      if (imported.path in esbuildMeta.inputs) storeRoots.add(imported.path);
   const lightSource = (source) =>
     (source.startsWith("src/") ||
       source.startsWith("sniff-copy:") ||
       notHarnesses.has(harnessOf(source)) ||
-      /-(store-root|paths)\.ts$/.test(source)) &&
+      storeRoots.has(source)) &&
     !/\/core\/src\/(model|tools|common-codec|json-schema)\.ts$/.test(source);
   const light = (file) =>
     [...closure([file])].every((member) => sources(member).every(lightSource));
@@ -369,6 +375,10 @@ function chunkPlan(esbuildMeta) {
 }
 
 async function mergeChunks(stage, esbuildMeta) {
+  /** esbuild's name of a chunk without its hash (`main`, `view`, `chunk`), then Rollup's. */
+  const fileName = (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`;
+  /** A dynamic import in the bin's entry, as esbuild writes it. */
+  const entryImport = /import\("(\.\/chunks\/[^"]+)"\)/g;
   const files = await readdir(stage, { recursive: true });
   const other = files.filter((file) => !file.endsWith(".js") && file !== "chunks");
   // A linked legal comment would name a file Rollup renames.
@@ -378,9 +388,7 @@ async function mergeChunks(stage, esbuildMeta) {
   // imports at the top level, so a chunk merged into it would import it
   // back and wait for it forever. What it imports are Rollup's entries.
   const entryText = await readFile(path.join(stage, "txcript.js"), "utf8");
-  const imported = [
-    ...new Set([...entryText.matchAll(/import\("(\.\/chunks\/[^"]+)"\)/g)].map((m) => m[1])),
-  ];
+  const imported = [...new Set([...entryText.matchAll(entryImport)].map((match) => match[1]))];
   if (/^import[^(]/m.test(entryText.replace(/^#!.*\n/, "").slice(requireBanner.length)))
     throw new Error("build.mjs: the bin's entry imports a chunk statically");
   const plan = chunkPlan(esbuildMeta);
@@ -409,9 +417,8 @@ async function mergeChunks(stage, esbuildMeta) {
   const { output } = await bundle.write({
     dir: fileURLToPath(new URL("./dist", import.meta.url)),
     format: "es",
-    // esbuild's name without its hash (`main`, `view`, `chunk`), then Rollup's.
-    entryFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
-    chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    entryFileNames: fileName,
+    chunkFileNames: fileName,
     hashCharacters: "base36",
     banner: requireBanner,
     manualChunks: (id) => plan.get(staged(id)),
@@ -424,7 +431,7 @@ async function mergeChunks(stage, esbuildMeta) {
   const renamed = new Map(
     imported.map((file) => [file, chunkOf(path.join(stage, file))?.fileName]),
   );
-  const entry = entryText.replace(/import\("(\.\/chunks\/[^"]+)"\)/g, (_, file) => {
+  const entry = entryText.replace(entryImport, (_, file) => {
     const to = renamed.get(file);
     if (to === undefined) throw new Error(`build.mjs: Rollup wrote no entry for ${file}`);
     return `import(${JSON.stringify(`./${to}`)})`;
