@@ -8,11 +8,12 @@
 // A short second pass, over the head as a rule, finds the model of the
 // first assistant message; it stops at the last line pass one saw name a
 // model, and is skipped when none did (a session txcript wrote from a
-// source without models would otherwise be read a third time whole). The last pass reads the chosen lines through the
-// same ConversationReader and hands out each message once no later line can
-// change it: its split parts are all read (the last line with its message
-// id, known from pass one; the reader then forgets that id), and a
-// compaction marker has had its chance at a summary line.
+// source without models would otherwise be read a third time whole). The
+// last pass reads the chosen lines through the same ConversationReader and
+// hands out each message once no later line can change it: its split parts
+// are all read (the last line with its message id, known from pass one;
+// the reader then forgets that id), and a compaction marker has had its
+// chance at a summary line.
 //
 // Inline subagent (sidechain) lines, as Claude Code 1.0.x and txcript's
 // own writer put them in the main file, are held from pass one (each
@@ -21,6 +22,13 @@
 // that link a subagent to its call; the subagents are handed out after the
 // main conversation's messages. So memory grows with the subagents' lines,
 // not the file.
+//
+// A replay in the same conversion (core's StreamMemo: a writer that looks
+// ahead reads the parts again) reuses pass one: what pass one and the
+// model's pass found (the meta, the chosen lines, the message ids' last
+// lines, the subagents' lines, the counts of left-out lines) is kept in
+// the memo, and the replay reads the lines once, in its last pass. Each
+// read still has its own tally (pass one's counts added to it) and meta.
 import {
   type CodecOptions,
   isJsonObject,
@@ -34,6 +42,8 @@ import {
   ownValue,
   readTimestamp,
   type StreamPart,
+  type StringIds,
+  streamMemoOf,
   warn,
 } from "@txcript/core";
 import { claudeCodeLoss } from "./claude-code-losses.js";
@@ -161,11 +171,37 @@ function firstModel(
   return undefined;
 }
 
-/** The parts of a Claude Code session read line by line; the same as claudeCodeToCommon's. */
-export function* claudeCodeReadStream(
-  lines: LineSource,
-  options: CodecOptions,
-): Generator<StreamPart> {
+/** Where pass one's findings are kept in a conversion's StreamMemo. */
+const scanMemoKey = "claude_code.scan";
+
+/**
+ * What pass one and firstModel find, all the last pass needs of them. They
+ * depend on nothing but the lines and the options, and nothing the last
+ * pass or readSubagents does changes them: the lines are only read (the
+ * subagents' messages share their values with the held sidechain lines, as
+ * a whole transcript's replay shares its messages), `chosen`,
+ * `lastOfMessage` and `messageIds` are only looked up.
+ */
+interface Scan {
+  /** Handed out as a copy once kept (a writer may hold on to the first read's). */
+  meta: Meta;
+  /** 1: a line of the conversation (by file index). */
+  chosen: Uint8Array;
+  lastOfMessage: Int32Array;
+  messageIds: StringIds;
+  sidechains: Sidechain[];
+  /** The main lines that may link a subagent to its call (all of them: filtered by `chosen` per read). */
+  linking: IndexedLine[];
+  /** The left-out lines, duplicates and branches pass one counted (never flushed: added to each read's tally). */
+  losses: LossTally;
+  missingSessionId: boolean;
+  /** As missingSubagents, for a file read alone: agentIds a Task result names, and those held. */
+  named: Set<string>;
+  heldAgents: Set<string>;
+}
+
+/** Pass one (and firstModel): what the last pass needs to choose, merge and hand out. */
+function scan(lines: LineSource, options: CodecOptions): Scan {
   const facts = new MetaFacts();
   let compact: CompactLines | undefined = new CompactLines();
   let count = 0;
@@ -187,10 +223,10 @@ export function* claudeCodeReadStream(
       held.set(index, value);
     else if (linksSubagent(value)) linking.push({ index, value });
   }
-  const tally = new LossTally();
+  const losses = new LossTally();
   let sidechains: Sidechain[] = [];
   let selected: ReturnType<CompactLines["select"]> | undefined = compact.select(
-    tally,
+    losses,
     (indices) => {
       const sideLines: IndexedLine[] = [];
       const byUuid = new Map<string, IndexedLine>();
@@ -211,9 +247,8 @@ export function* claudeCodeReadStream(
   );
   // The held lines no sidechain chose, and a file of sidechain lines only (its own main conversation).
   held.clear();
-  tally.add(claudeCodeLoss.duplicateLine, "dropped lines repeating a uuid", selected.duplicates);
-  tally.add(claudeCodeLoss.branch, "left out lines of abandoned branches", selected.branches);
-  // 1: a line of the conversation.
+  losses.add(claudeCodeLoss.duplicateLine, "dropped lines repeating a uuid", selected.duplicates);
+  losses.add(claudeCodeLoss.branch, "left out lines of abandoned branches", selected.branches);
   const chosen = new Uint8Array(count);
   for (const index of selected.lines) chosen[index] = 1;
   const { lastOfMessage } = selected;
@@ -240,7 +275,42 @@ export function* claudeCodeReadStream(
   const model = firstModel(lines, options, chosen, lastModelLine);
   if (model !== undefined) meta.model = model;
   if (facts.lineage !== undefined) meta.lineage = facts.lineage;
-  yield { kind: "meta", meta, subagents: sidechains.length > 0 };
+  return {
+    meta,
+    chosen,
+    lastOfMessage,
+    messageIds,
+    sidechains,
+    linking,
+    losses,
+    missingSessionId: sessionId === undefined || sessionId === "",
+    named,
+    heldAgents,
+  };
+}
+
+/** The parts of a Claude Code session read line by line; the same as claudeCodeToCommon's. */
+export function* claudeCodeReadStream(
+  lines: LineSource,
+  options: CodecOptions,
+): Generator<StreamPart> {
+  // Pass one depends only on the lines and the options: a replay in the same conversion reuses
+  // it. What is kept is what one read holds anyway until its end (the last pass needs all of it);
+  // the memo holds it for the conversion, and reads that overlap share it instead of each
+  // holding its own.
+  const memo = streamMemoOf(options);
+  const kept = memo?.get(scanMemoKey) as Scan | undefined;
+  const found = kept ?? scan(lines, options);
+  // The memo keeps a meta of its own; each later read gets a copy of it.
+  if (kept === undefined) memo?.set(scanMemoKey, { ...found, meta: structuredClone(found.meta) });
+  const { chosen, lastOfMessage, messageIds, sidechains, linking, named, heldAgents } = found;
+  const tally = new LossTally();
+  found.losses.addTo(tally);
+  yield {
+    kind: "meta",
+    meta: kept === undefined ? found.meta : structuredClone(found.meta),
+    subagents: sidechains.length > 0,
+  };
 
   const reader = new ConversationReader(tally);
   // For each message not yet handed out: the index of the last line that can change it.
@@ -286,7 +356,7 @@ export function* claudeCodeReadStream(
     for (const subagent of readSubagents(mainLinks, sidechains, [], tally))
       yield { kind: "subagent", subagent };
   }
-  if (sessionId === undefined || sessionId === "")
+  if (found.missingSessionId)
     tally.add(claudeCodeLoss.missingSessionId, "the session names no sessionId");
   tally.flush(options);
   // What loadFile names of a lone file (reportMissingSubagents), named here as it is there.

@@ -11,7 +11,12 @@ import {
   commonHarness,
   convertStreamed,
   type StreamPart,
+  type StreamReader,
+  type StreamWriter,
+  streamConvert,
+  streamMemoOption,
   type Transcript,
+  textLines,
   type Warning,
 } from "@txcript/core";
 import {
@@ -27,6 +32,7 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claudeCodeHarness } from "./claude-code-harness.js";
+import { claudeCodeReadStream } from "./claude-code-stream-read.js";
 import { realDirectory, repoRoot } from "./test-support/interop.js";
 
 const scratch = scratchDirectory("txcript-claude-stream-");
@@ -423,6 +429,157 @@ describe("claude code streaming read of inline subagents (sidechain lines)", () 
       { type: "text", text: "retried" },
     ]);
     expect(warnings.map((warning) => warning.code)).toContain("claude_code.branch");
+    for (const to of targets) expectSamePaths(text, to);
+  });
+});
+
+describe("claude code streaming: a replay reuses pass one", () => {
+  const base = {
+    sessionId: "5e551011-0000-4000-8000-0000000000cc",
+    cwd: "/w",
+    version: "1.0.98",
+    userType: "external",
+  };
+  const at = (n: number) => `2026-04-01T07:00:${String(n).padStart(2, "0")}.000Z`;
+  const line = (fields: Record<string, unknown>, n: number) =>
+    JSON.stringify({ ...base, isSidechain: false, timestamp: at(n), ...fields });
+  const assistant = (id: string, content: unknown[]) => ({
+    id,
+    role: "assistant",
+    model: "claude-x",
+    content,
+  });
+  const main = (uuid: string, parentUuid: string | null, type: string, message: unknown) => ({
+    type,
+    uuid,
+    parentUuid,
+    message,
+  });
+  const side = (uuid: string, parentUuid: string | null, type: string, message: unknown) => ({
+    ...main(uuid, parentUuid, type, message),
+    isSidechain: true,
+  });
+  const result = (id: string, content: string) => ({
+    role: "user",
+    content: [{ type: "tool_result", tool_use_id: id, content }],
+  });
+  const task = { description: "scan", prompt: "scan the tree" };
+  /**
+   * A session with a left-out bookkeeping line, a Task call whose subagent is inline (with an
+   * abandoned branch of its own) and whose result carries a toolUseResult, an assistant message
+   * split over two lines (the same message.id), an abandoned branch of the main conversation, a
+   * line repeating a uuid, and a compaction with its summary.
+   */
+  const session = [
+    line(main("m-1", null, "user", { role: "user", content: "go" }), 0),
+    line({ type: "progress", data: {} }, 1),
+    line(
+      main(
+        "m-2",
+        "m-1",
+        "assistant",
+        assistant("msg-1", [{ type: "tool_use", id: "toolu_1", name: "Task", input: task }]),
+      ),
+      2,
+    ),
+    line(side("s-1", null, "user", { role: "user", content: "scan the tree" }), 3),
+    line(side("s-2", "s-1", "assistant", assistant("msg-s1", [{ type: "text", text: "a" }])), 4),
+    line(side("s-3", "s-1", "assistant", assistant("msg-s2", [{ type: "text", text: "b" }])), 5),
+    line({ ...main("m-3", "m-2", "user", result("toolu_1", "done")), toolUseResult: { x: 1 } }, 6),
+    line(main("m-4", "m-3", "assistant", assistant("msg-2", [{ type: "text", text: "ok" }])), 7),
+    line(main("m-b", "m-4", "user", { role: "user", content: "a path not taken" }), 8),
+    line(
+      main(
+        "m-5",
+        "m-4",
+        "assistant",
+        assistant("msg-2", [
+          { type: "tool_use", id: "t2", name: "Bash", input: { command: "ls" } },
+        ]),
+      ),
+      9,
+    ),
+    line(main("m-6", "m-5", "user", result("t2", "a b")), 10),
+    line(main("m-6", "m-5", "user", result("t2", "a b")), 11),
+    line(
+      {
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: "m-7",
+        parentUuid: null,
+        logicalParentUuid: "m-6",
+        content: "Conversation compacted",
+        compactMetadata: { trigger: "auto", preTokens: 100 },
+      },
+      12,
+    ),
+    line(
+      {
+        ...main("m-8", "m-7", "user", { role: "user", content: "what happened so far" }),
+        isCompactSummary: true,
+      },
+      13,
+    ),
+    line(main("m-9", "m-8", "user", { role: "user", content: "more" }), 14),
+    line(main("m-10", "m-9", "assistant", assistant("msg-3", [{ type: "text", text: "bye" }])), 15),
+  ];
+  const text = `${session.join("\n")}\n`;
+
+  /** Writers that read the parts and one replay, in either order, and print both (parts first). */
+  const partsFirst: StreamWriter = (input) => {
+    const parts = JSON.stringify([...input.parts]);
+    return [parts, "\n", JSON.stringify([...input.replay()])];
+  };
+  // As stream_json's writer reads: the replay whole first, then the parts.
+  const replayFirst: StreamWriter = (input) => {
+    const replayed = JSON.stringify([...input.replay()]);
+    return [JSON.stringify([...input.parts]), "\n", replayed];
+  };
+  /** The same reader with the conversion's memo taken out of its options. */
+  const unkept: StreamReader = (lines, options) => {
+    const { [streamMemoOption]: _, ...rest } = options;
+    return claudeCodeReadStream(lines, rest);
+  };
+
+  function run(read: StreamReader, write: StreamWriter) {
+    const counted = countingLines(() => textLines(text));
+    const conversion = streamConvert(counted.source, read, write);
+    const out = [...conversion.chunks].join("");
+    return { text: out, passes: counted.passes(), warnings: conversion.warnings() };
+  }
+
+  it("reads pass one and the model's pass once for the parts and a replay, giving the same parts and warnings", () => {
+    const lineCount = session.length;
+    // The model's pass stops at the first assistant line of the conversation (the third line).
+    const head = 3;
+    const alone = [...claudeCodeReadStream(() => textLines(text), {})];
+    expect(alone.map((part) => part.kind)).toEqual([
+      "meta",
+      ...Array<string>(8).fill("message"),
+      "subagent",
+    ]);
+    for (const write of [partsFirst, replayFirst]) {
+      const reused = run(claudeCodeReadStream, write);
+      const [parts, replayed] = reused.text.split("\n");
+      expect(replayed).toBe(parts);
+      expect(parts).toBe(JSON.stringify(alone));
+      // Pass one, the model's pass, the last pass of the first read; the replay's last pass only
+      // (before the memo, 6: the replay read pass one and the model's pass again).
+      expect(reused.passes).toEqual([lineCount, head, lineCount, lineCount]);
+      // Control: without the conversion's memo each read makes all three passes, to the same text.
+      const control = run(unkept, write);
+      expect(control.passes).toEqual([lineCount, head, lineCount, lineCount, head, lineCount]);
+      expect(control.text).toBe(reused.text);
+      // The warnings of the conversion (the read leg's, pass one's counts among them) are the same.
+      expect(reused.warnings).toEqual(control.warnings);
+      // Pass one's counts first, then the last pass's, as the whole path has them.
+      expect(reused.warnings.map((warning) => warning.code)).toEqual([
+        "claude_code.bookkeeping-lines",
+        "claude_code.duplicate-line",
+        "claude_code.branch",
+        "claude_code.tool-use-result",
+      ]);
+    }
     for (const to of targets) expectSamePaths(text, to);
   });
 });

@@ -298,6 +298,14 @@ export class LossTally {
     this.#order.push(entry);
   }
 
+  /**
+   * Add every kind counted so far to `tally`, in order, as if counted there
+   * (what a streaming reader counted in a pass it does not repeat).
+   */
+  addTo(tally: LossTally): void {
+    for (const { loss, message, count, path } of this.#order) tally.add(loss, message, count, path);
+  }
+
   /** Report every kind counted so far through the options' callback, and start again. */
   flush(options: ConversionOptions | undefined): void {
     for (const { loss, message, path, count } of this.#order)

@@ -84,6 +84,28 @@ describe("LossTally", () => {
       ["toy.other", "c", 1],
     ]);
   });
+
+  it("adds what it counted to another tally as if counted there, and keeps it for the next", () => {
+    const counted = new LossTally();
+    counted.add(other, "b", 2, "$[4]");
+    counted.add(dropped, "a");
+    const reference = new LossTally();
+    reference.add(other, "b", 2, "$[4]");
+    reference.add(dropped, "a");
+    reference.add(other, "b", 1, "$[9]");
+    reference.add(dropped, "z");
+    const expected = collect();
+    reference.flush(expected.options);
+    for (let read = 0; read < 2; read += 1) {
+      const tally = new LossTally();
+      counted.addTo(tally);
+      tally.add(other, "b", 1, "$[9]");
+      tally.add(dropped, "z");
+      const { options, warnings } = collect();
+      tally.flush(options);
+      expect(warnings).toEqual(expected.warnings);
+    }
+  });
 });
 
 describe("WarningCollector", () => {
