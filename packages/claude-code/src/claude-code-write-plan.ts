@@ -11,6 +11,7 @@ import {
   type Message,
   stringifyJson,
   type ToolResultBlock,
+  TxcriptError,
   toCanonical,
   type Usage,
   warn,
@@ -68,41 +69,52 @@ interface Walk {
 const newWalk = (): Walk => ({ placed: new Set(), outputs: new Set() });
 
 /**
+ * planOf's walk, one message at a time: the user Commands (each renamed by
+ * its ordinal) and the results that answer an earlier assistant call, so far.
+ */
+class PlanScan {
+  readonly commandIds = new Set<string>();
+  readonly renamed = new Map<string, string>();
+  readonly results = new Set<string>();
+  // Every user Command becomes a lone message of its own, in input order, so
+  // its ordinal among those messages is its ordinal here.
+  #ordinal = 0;
+  // A result answers a call only after an assistant call of its id (else it is written as
+  // text): as step 1 writes them, an assistant message's calls come before its results,
+  // in each stretch between its compaction markers.
+  readonly #called = new Set<string>();
+
+  add(message: Message): void {
+    let stretch: Block[] = [];
+    const close = () => {
+      if (message.role === "assistant")
+        for (const block of stretch) if (block.type === "tool_use") this.#called.add(block.id);
+      for (const block of stretch)
+        if (block.type === "tool_result" && this.#called.has(block.toolUseId))
+          this.results.add(block.toolUseId);
+      stretch = [];
+    };
+    for (const block of message.content)
+      if (message.role === "user" && block.type === "tool_use" && isUserCommand(block)) {
+        this.#ordinal += 1;
+        this.commandIds.add(block.id);
+        this.renamed.set(block.id, commandId(this.#ordinal));
+      } else if (block.type === "compaction") close();
+      else stretch.push(block);
+    close();
+  }
+}
+
+/**
  * The plan, in one pass over the messages when the conversation has no user
  * slash command (by far the usual case), else three. `messages()` gives
  * them from the start each time. Also every result id, when that pass can
  * tell it (no commands): answeredIds then needs no pass of its own.
  */
 function planOf(messages: () => Iterable<Message>): Plan & { results?: Set<string> } {
-  const commandIds = new Set<string>();
-  const renamed = new Map<string, string>();
-  const results = new Set<string>();
-  // Every user Command becomes a lone message of its own, in input order, so
-  // its ordinal among those messages is its ordinal here.
-  let ordinal = 0;
-  // A result answers a call only after an assistant call of its id (else it is written as
-  // text): as step 1 writes them, an assistant message's calls come before its results,
-  // in each stretch between its compaction markers.
-  const called = new Set<string>();
-  for (const message of messages()) {
-    let stretch: Block[] = [];
-    const close = () => {
-      if (message.role === "assistant")
-        for (const block of stretch) if (block.type === "tool_use") called.add(block.id);
-      for (const block of stretch)
-        if (block.type === "tool_result" && called.has(block.toolUseId))
-          results.add(block.toolUseId);
-      stretch = [];
-    };
-    for (const block of message.content)
-      if (message.role === "user" && block.type === "tool_use" && isUserCommand(block)) {
-        ordinal += 1;
-        commandIds.add(block.id);
-        renamed.set(block.id, commandId(ordinal));
-      } else if (block.type === "compaction") close();
-      else stretch.push(block);
-    close();
-  }
+  const scan = new PlanScan();
+  for (const message of messages()) scan.add(message);
+  const { commandIds, renamed, results } = scan;
   const commandResults = new Map<string, ToolResultBlock>();
   const resultSites = new Map<string, ToolResultBlock>();
   if (commandIds.size > 0) {
@@ -405,7 +417,7 @@ function orphansAsText(
 
 function* projectMessages(
   messages: Iterable<Message>,
-  answered: Set<string>,
+  answered: AnsweredIds,
   plan: Plan,
   outputLines: WeakSet<Message>,
   options: ConversionOptions | undefined,
@@ -449,19 +461,122 @@ export interface ConversationPlan {
   isOutput(message: Message): boolean;
 }
 
+/** How many messages the writer reads ahead of the one it writes, at most, for a call's answer. */
+export const answerWindow = 64;
+
+/**
+ * The answered call ids of a conversation without user slash commands (the
+ * plan is then only these), found by reading ahead of the writer only as far
+ * as each call's answer: as planOf finds them, without a replay of the whole
+ * input before the first line. An answer is almost always in the next
+ * message or two; one not found within `window` messages (nor before the
+ * input ends, where an unanswered call is known for one) sends planOf over
+ * one replay after all. So what is held is at most `window` messages.
+ */
+class AnswersAhead {
+  readonly #scan = new PlanScan();
+  /** Read (and scanned), not yet walked by the writer. */
+  readonly #ahead: Message[] = [];
+  readonly #source: Iterator<Message>;
+  #ended = false;
+  /** planOf's answered ids over a replay, once the window was not enough. */
+  #whole: ReadonlySet<string> | undefined;
+  readonly #replay: () => Iterable<Message>;
+  readonly #window: number;
+
+  constructor(messages: Iterable<Message>, replay: () => Iterable<Message>, window: number) {
+    this.#source = messages[Symbol.iterator]();
+    this.#replay = replay;
+    this.#window = window;
+  }
+
+  /** The messages in order, each scanned before the writer gets it. */
+  *messages(): Generator<Message> {
+    for (;;) {
+      if (this.#ahead.length === 0 && !this.#read()) return;
+      yield this.#ahead.shift() as Message;
+    }
+  }
+
+  #read(): boolean {
+    if (this.#ended) return false;
+    const next = this.#source.next();
+    if (next.done) {
+      this.#ended = true;
+      return false;
+    }
+    this.#scan.add(next.value);
+    if (this.#scan.commandIds.size > 0) throw commandsAfterAll();
+    this.#ahead.push(next.value);
+    return true;
+  }
+
+  /** Whether a result answers `id` anywhere in the conversation (planOf's `results`). */
+  has(id: string): boolean {
+    if (this.#whole !== undefined) return this.#whole.has(id);
+    while (!this.#scan.results.has(id)) {
+      if (this.#ahead.length >= this.#window) {
+        const plan = planOf(this.#replay);
+        if (plan.results === undefined) throw commandsAfterAll();
+        this.#whole = plan.results;
+        return this.#whole.has(id);
+      }
+      if (!this.#read()) return false;
+    }
+    return true;
+  }
+}
+
+function commandsAfterAll(): TxcriptError {
+  return new TxcriptError(
+    "MISMATCH",
+    "a user slash command came in a conversation said to have no user tool calls",
+    {
+      harness: "claude_code",
+      hint: "the stream's reader said its meta part held no user tool calls: a bug in that reader",
+    },
+  );
+}
+
+/** What answerCalls reads and adds to: the ids answered, or synthesized an answer. */
+type AnsweredIds = Pick<Set<string>, "has" | "add">;
+
 /**
  * The plan of one conversation: `messages` walked once for writing, and
  * `replay()` (the same messages from the start: a stream read again) for
- * what the plan must know of the whole conversation first.
+ * what the plan must know of the whole conversation first. With
+ * `userToolCalls` false (the stream's reader vouched that no user message
+ * holds a tool call, so there is no user slash command), the plan needs no
+ * replay: the writer reads ahead for each call's answer (AnswersAhead).
  */
 export function planConversation(
   messages: Iterable<Message>,
   options?: ConversionOptions,
   replay: () => Iterable<Message> = () => messages,
+  userToolCalls = true,
+  window = answerWindow,
 ): ConversationPlan {
+  const outputLines = new WeakSet<Message>();
+  if (!userToolCalls) {
+    const ahead = new AnswersAhead(messages, replay, window);
+    const synthesized = new Set<string>();
+    const answered: AnsweredIds = {
+      has: (id) => synthesized.has(id) || ahead.has(id),
+      add: (id) => synthesized.add(id),
+    };
+    const none: Plan = {
+      commandIds: new Set(),
+      commandResults: new Map(),
+      renamed: new Map(),
+      resultSites: new Map(),
+    };
+    return {
+      messages: projectMessages(ahead.messages(), answered, none, outputLines, options),
+      isOutput: (message) => outputLines.has(message),
+    };
+  }
   const plan = planOf(replay);
   const answered = answeredIds(plan.results === undefined ? replay() : [], plan);
-  const outputLines = new WeakSet<Message>();
   return {
     messages: projectMessages(messages, answered, plan, outputLines, options),
     isOutput: (message) => outputLines.has(message),

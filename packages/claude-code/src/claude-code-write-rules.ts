@@ -109,7 +109,7 @@ export function writtenMeta(meta: Meta, options?: ConversionOptions): Meta {
 /** Step 3, for one assistant message: an error result for each call nothing answers. */
 export function answerCalls(
   message: Message,
-  answered: Set<string>,
+  answered: Pick<Set<string>, "has" | "add">,
   options: ConversionOptions | undefined,
 ): Message | undefined {
   const synthesized: Block[] = [];

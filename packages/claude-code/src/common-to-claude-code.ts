@@ -94,8 +94,9 @@ function* conversationLines(
   first: string,
   options: ConversionOptions | undefined,
   replay?: () => Iterable<Message>,
+  userToolCalls = true,
 ): Generator<string, string | undefined> {
-  const plan = planConversation(messages, options, replay);
+  const plan = planConversation(messages, options, replay, userToolCalls);
   const { sessionId, cwd, version, gitBranch, agentId, prefix } = scope;
   const sidechain = agentId !== undefined;
   let ordinal = 1;
@@ -290,6 +291,13 @@ export interface ClaudeCodeLineSource {
   meta: Meta;
   messages: Iterable<Message>;
   replay: () => Iterable<Message>;
+  /**
+   * False when no main message is a user message holding a tool call (a
+   * stream's reader vouched for it): then there is no user slash command to
+   * plan for, and `replay` is called only if a call's answer is not within
+   * the messages the writer reads ahead.
+   */
+  userToolCalls?: boolean;
   subagents: () => readonly Subagent[] | undefined;
 }
 
@@ -325,7 +333,14 @@ export function* claudeCodeLinesOf(
     [lineageKey]: meta.lineage,
   });
   const main: Scope = { ...base, agentId: undefined, prefix: `${sessionId}:` };
-  const firstModel = yield* conversationLines(source.messages, main, first, options, source.replay);
+  const firstModel = yield* conversationLines(
+    source.messages,
+    main,
+    first,
+    options,
+    source.replay,
+    source.userToolCalls,
+  );
   const subagents = source.subagents();
   if (subagents !== undefined)
     yield* subagentLines(

@@ -12,6 +12,7 @@ import {
   type StreamPart,
   type StreamReader,
   type StreamWriter,
+  splitMeta,
   streamConvert,
   streamMemoOf,
   streamMemoOption,
@@ -212,6 +213,36 @@ describe("parts", () => {
       { kind: "subagent", subagent },
     ];
     expect([...orderedParts(good)]).toEqual(good);
+  });
+
+  it("refuses a user message with a tool call after a meta that said there is none", () => {
+    const meta: Meta = { id: "s", timestamp: "2026-01-01T00:00:00.000Z" };
+    const call: Message = {
+      role: "user",
+      content: [{ type: "tool_use", id: "c", tool: { name: "Command", input: { command: "/x" } } }],
+      timestamp: meta.timestamp,
+    };
+    const said = (userToolCalls?: boolean): StreamPart[] => [
+      {
+        kind: "meta",
+        meta,
+        subagents: false,
+        ...(userToolCalls === undefined ? {} : { userToolCalls }),
+      },
+      { kind: "message", message: call },
+    ];
+    expect(codeOf(() => [...orderedParts(said(false))])).toBe("INVALID_DOCUMENT");
+    expect(splitMeta(said(false)).userToolCalls).toBe(false);
+    // Controls: not vouched for, or said to have some, it passes; an assistant call always does.
+    for (const parts of [said(), said(true)]) {
+      expect([...orderedParts(parts)]).toEqual(parts);
+      expect(splitMeta(parts).userToolCalls).toBe(true);
+    }
+    const assistant: StreamPart[] = [
+      said(false)[0] as StreamPart,
+      { kind: "message", message: { ...call, role: "assistant" } },
+    ];
+    expect([...orderedParts(assistant)]).toEqual(assistant);
   });
 });
 

@@ -23,6 +23,14 @@ export type StreamPart =
       readonly meta: Meta;
       /** Whether subagent parts follow (a writer that drops them warns before the messages). */
       readonly subagents: boolean;
+      /**
+       * `false` when the reader has read every message of the main
+       * conversation before this part and none is a user message holding a
+       * tool_use block: a writer that must know of any such block before its
+       * first line (Claude Code's user slash commands) need not replay the
+       * input to find out. Absent (or `true`) when not known to be so.
+       */
+      readonly userToolCalls?: boolean;
     }
   | { readonly kind: "message"; readonly message: Message }
   | { readonly kind: "subagent"; readonly subagent: Subagent };
@@ -84,7 +92,8 @@ function outOfOrder(what: string): TxcriptError {
 
 /**
  * The parts checked for order: a meta first and once, messages, then
- * subagents (and as many as the meta announced: some, or none).
+ * subagents (and as many as the meta announced: some, or none); and no user
+ * message with a tool call when the meta said there is none.
  */
 export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart> {
   let meta: (StreamPart & { kind: "meta" }) | undefined;
@@ -96,6 +105,8 @@ export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart
     } else if (meta === undefined) throw outOfOrder("does not start with its meta");
     else if (part.kind === "message" && subagents > 0)
       throw outOfOrder("has a message after a subagent");
+    else if (part.kind === "message" && meta.userToolCalls === false && userToolCall(part.message))
+      throw outOfOrder("has a user message with a tool call though its meta said it had none");
     else if (part.kind === "subagent") subagents += 1;
     yield part;
   }
@@ -104,17 +115,28 @@ export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart
     throw outOfOrder(meta.subagents ? "announced subagents it lacks" : "has unannounced subagents");
 }
 
+function userToolCall(message: Message): boolean {
+  return message.role === "user" && message.content.some((block) => block.type === "tool_use");
+}
+
 /** The meta part of a stream, and the rest of it, for writers that start from the meta. */
 export function splitMeta(parts: Iterable<StreamPart>): {
   meta: Meta;
   subagents: boolean;
+  /** The meta part's `userToolCalls`: false only when the reader vouched for none. */
+  userToolCalls: boolean;
   rest: Iterator<StreamPart>;
 } {
   const iterator = orderedParts(parts)[Symbol.iterator]();
   const first = iterator.next();
   const part = first.value as StreamPart;
   if (first.done || part.kind !== "meta") throw outOfOrder("does not start with its meta");
-  return { meta: part.meta, subagents: part.subagents, rest: iterator };
+  return {
+    meta: part.meta,
+    subagents: part.subagents,
+    userToolCalls: part.userToolCalls !== false,
+    rest: iterator,
+  };
 }
 
 /** The messages of the rest of a stream after its meta; each subagent goes to `onSubagent` (else it is skipped). */

@@ -347,3 +347,62 @@ describe("stream-json streaming: a replay reuses pass one", () => {
     expect(unkept.text).toBe(reused.text);
   });
 });
+
+describe("stream-json streaming: the meta part says whether a user message holds a tool call", () => {
+  /** The meta part's fact, and what the whole path's main messages hold; undefined when the whole path refuses. */
+  function facts(text: string): { said: boolean | undefined; whole: boolean } | undefined {
+    let messages: Transcript["messages"];
+    try {
+      messages = streamJsonCodec.toCommon(streamJsonCodec.parse(text), fixtureReadOptions).messages;
+    } catch {
+      return undefined;
+    }
+    const [meta] = streamJsonReadStream(() => textLines(text), fixtureReadOptions);
+    return {
+      said: meta?.kind === "meta" ? meta.userToolCalls : undefined,
+      whole: messages.some(
+        (message) =>
+          message.role === "user" && message.content.some((block) => block.type === "tool_use"),
+      ),
+    };
+  }
+
+  it("is false exactly when no main user message holds one (generated and spliced captures)", () => {
+    let withCalls = 0;
+    let without = 0;
+    fc.assert(
+      fc.property(
+        transcriptArbitrary(),
+        fc.constantFrom(...dialects),
+        fc.array(fc.oneof(fc.constant("call"), fc.constantFrom(...anyLine)), { maxLength: 4 }),
+        fc.nat(),
+        (transcript, dialect, spliced, at) => {
+          const lines = written(transcript, dialect).trimEnd().split("\n");
+          // "call": a user line of the capture's session holding a tool_use block.
+          const session = JSON.stringify(transcript.meta.id);
+          const call = `{"type":"user","session_id":${session},"message":{"role":"user","content":[{"type":"tool_use","id":"c","name":"Bash","input":{}}]}}`;
+          const where = 1 + (at % lines.length);
+          lines.splice(where, 0, ...spliced.map((line) => (line === "call" ? call : line)));
+          const found = facts(lines.join("\n"));
+          if (found === undefined) return;
+          expect(found.said).toBe(found.whole);
+          if (found.whole) withCalls += 1;
+          else without += 1;
+        },
+      ),
+      lawParameters(200),
+    );
+    // Both answers were given (a generator that never makes one would prove nothing).
+    expect(without).toBeGreaterThan(0);
+    expect(withCalls).toBeGreaterThan(0);
+  });
+
+  it("is true for a user line holding a tool_use block, false without it", () => {
+    const call = `{"type":"user","session_id":"s","message":{"role":"user","content":[{"type":"tool_use","id":"c","name":"Bash","input":{}}]}}`;
+    expect(facts([init("s"), user("s", "one"), call].join("\n"))).toEqual({
+      said: true,
+      whole: true,
+    });
+    expect(facts([init("s"), user("s", "one")].join("\n"))).toEqual({ said: false, whole: false });
+  });
+});

@@ -9,8 +9,9 @@
 // line into an accumulator in scan mode, with no warnings: it keeps no
 // messages (a part of a split Claude message is read but not merged), only
 // the meta's facts, the uuids and message ids seen (compact StringIds), the
-// subagents' keys, and for each main message id the last line that carries
-// it. It refuses what the whole path refuses, as the whole path does: a
+// subagents' keys, for each main message id the last line that carries
+// it, and whether a main user message holds a tool call (the meta part says
+// so, and a writer that looks for user slash commands need not replay). It refuses what the whole path refuses, as the whole path does: a
 // line that is not JSON first (parse() reads every line before toCommon),
 // else the first line toCommon cannot read, else the capture's own refusal
 // (no session, several). Pass two pushes every line again, with the
@@ -111,6 +112,8 @@ function scan(lines: LineSource, options: CodecOptions) {
   internals.main(accumulator).onPartId = (id, line) => last.saw(id, line);
   // The first line toCommon refuses: thrown once every line has parsed.
   let refusal: unknown;
+  // Whether a main user message holds a tool call (the meta part's userToolCalls).
+  let userToolCalls = false;
   for (const line of readLines(lines, fileOf(options))) {
     if (line.value === null || refusal !== undefined) continue;
     try {
@@ -119,12 +122,14 @@ function scan(lines: LineSource, options: CodecOptions) {
       refusal = error;
       continue;
     }
-    internals.take(accumulator, Number.POSITIVE_INFINITY);
+    for (const message of internals.take(accumulator, Number.POSITIVE_INFINITY))
+      if (message.role === "user" && message.content.some((block) => block.type === "tool_use"))
+        userToolCalls = true;
     internals.dropSubagentMessages(accumulator);
   }
   if (refusal !== undefined) throw refusal;
   const meta = internals.meta(accumulator);
-  return { meta, keys: new Set(internals.subagentKeys(accumulator)), last };
+  return { meta, keys: new Set(internals.subagentKeys(accumulator)), last, userToolCalls };
 }
 
 /**
@@ -141,12 +146,14 @@ export function* streamJsonReadStream(
   // (Only read here: `keys` and `last` are looked up; the meta part is a copy of its own.)
   const memo = streamMemoOf(options);
   const kept = memo?.get(scanMemoKey) as ReturnType<typeof scan> | undefined;
-  const { meta, keys, last } = kept ?? scan(lines, options);
-  if (kept === undefined) memo?.set(scanMemoKey, { meta, keys, last });
+  const scanned = kept ?? scan(lines, options);
+  if (kept === undefined) memo?.set(scanMemoKey, scanned);
+  const { meta, keys, last, userToolCalls } = scanned;
   yield {
     kind: "meta",
     meta: kept === undefined ? meta : structuredClone(meta),
     subagents: keys.size > 0,
+    userToolCalls,
   };
   const accumulator = new StreamJsonAccumulator(options as StreamJsonReadOptions, "stream");
   const main = internals.main(accumulator);
