@@ -207,6 +207,14 @@ describe("claude code streaming law", () => {
   });
 });
 
+/** A Claude Code 1.0.x line of one session (main, not a sidechain, unless `fields` says so), the nth at second n. */
+function sessionLine(sessionId: string): (fields: Record<string, unknown>, n: number) => string {
+  const base = { sessionId, cwd: "/w", version: "1.0.98", userType: "external" };
+  const at = (n: number) => `2026-04-01T07:00:${String(n).padStart(2, "0")}.000Z`;
+  return (fields, n) =>
+    JSON.stringify({ ...base, isSidechain: false, timestamp: at(n), ...fields });
+}
+
 describe("claude code streaming read of inline subagents (sidechain lines)", () => {
   /** A long session with one Task call whose subagent txcript writes inline, as 1.0.x did. */
   function withSubagent(length: number): Transcript {
@@ -315,15 +323,7 @@ describe("claude code streaming read of inline subagents (sidechain lines)", () 
   });
 
   it("a subagent's abandoned branch, and a subagent linked by its prompt: the same as the whole path", () => {
-    const base = {
-      sessionId: "5e551011-0000-4000-8000-0000000000bb",
-      cwd: "/w",
-      version: "1.0.98",
-      userType: "external",
-    };
-    const at = (n: number) => `2026-04-01T07:00:${String(n).padStart(2, "0")}.000Z`;
-    const line = (fields: Record<string, unknown>, n: number) =>
-      JSON.stringify({ ...base, isSidechain: false, timestamp: at(n), ...fields });
+    const line = sessionLine("5e551011-0000-4000-8000-0000000000bb");
     const lines = [
       line(
         { type: "user", parentUuid: null, uuid: "m-1", message: { role: "user", content: "go" } },
@@ -434,15 +434,7 @@ describe("claude code streaming read of inline subagents (sidechain lines)", () 
 });
 
 describe("claude code streaming: a replay reuses pass one", () => {
-  const base = {
-    sessionId: "5e551011-0000-4000-8000-0000000000cc",
-    cwd: "/w",
-    version: "1.0.98",
-    userType: "external",
-  };
-  const at = (n: number) => `2026-04-01T07:00:${String(n).padStart(2, "0")}.000Z`;
-  const line = (fields: Record<string, unknown>, n: number) =>
-    JSON.stringify({ ...base, isSidechain: false, timestamp: at(n), ...fields });
+  const line = sessionLine("5e551011-0000-4000-8000-0000000000cc");
   const assistant = (id: string, content: unknown[]) => ({
     id,
     role: "assistant",
