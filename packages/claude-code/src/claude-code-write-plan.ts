@@ -19,6 +19,7 @@ import {
 import { claudeCodeLoss } from "./claude-code-losses.js";
 import { commandId } from "./claude-code-read.js";
 import {
+  type AnsweredCalls,
   answerCalls,
   flattenContent,
   hasUsageExtras,
@@ -417,7 +418,7 @@ function orphansAsText(
 
 function* projectMessages(
   messages: Iterable<Message>,
-  answered: AnsweredIds,
+  answered: AnsweredCalls,
   plan: Plan,
   outputLines: WeakSet<Message>,
   options: ConversionOptions | undefined,
@@ -473,7 +474,7 @@ export const answerWindow = 64;
  * input ends, where an unanswered call is known for one) sends planOf over
  * one replay after all. So what is held is at most `window` messages.
  */
-class AnswersAhead {
+class AnswersAhead implements AnsweredCalls {
   readonly #scan = new PlanScan();
   /** Read (and scanned), not yet walked by the writer. */
   readonly #ahead: Message[] = [];
@@ -481,6 +482,8 @@ class AnswersAhead {
   #ended = false;
   /** planOf's answered ids over a replay, once the window was not enough. */
   #whole: ReadonlySet<string> | undefined;
+  /** The calls answerCalls synthesized a result for (as it adds them to planOf's set). */
+  readonly #synthesized = new Set<string>();
   readonly #replay: () => Iterable<Message>;
   readonly #window: number;
 
@@ -511,8 +514,9 @@ class AnswersAhead {
     return true;
   }
 
-  /** Whether a result answers `id` anywhere in the conversation (planOf's `results`). */
+  /** Whether a result answers `id` anywhere in the conversation (planOf's `results`), or one was synthesized. */
   has(id: string): boolean {
+    if (this.#synthesized.has(id)) return true;
     if (this.#whole !== undefined) return this.#whole.has(id);
     while (!this.#scan.results.has(id)) {
       if (this.#ahead.length >= this.#window) {
@@ -524,6 +528,10 @@ class AnswersAhead {
       if (!this.#read()) return false;
     }
     return true;
+  }
+
+  add(id: string): void {
+    this.#synthesized.add(id);
   }
 }
 
@@ -537,9 +545,6 @@ function commandsAfterAll(): TxcriptError {
     },
   );
 }
-
-/** What answerCalls reads and adds to: the ids answered, or synthesized an answer. */
-type AnsweredIds = Pick<Set<string>, "has" | "add">;
 
 /**
  * The plan of one conversation: `messages` walked once for writing, and
@@ -559,11 +564,6 @@ export function planConversation(
   const outputLines = new WeakSet<Message>();
   if (!userToolCalls) {
     const ahead = new AnswersAhead(messages, replay, window);
-    const synthesized = new Set<string>();
-    const answered: AnsweredIds = {
-      has: (id) => synthesized.has(id) || ahead.has(id),
-      add: (id) => synthesized.add(id),
-    };
     const none: Plan = {
       commandIds: new Set(),
       commandResults: new Map(),
@@ -571,7 +571,7 @@ export function planConversation(
       resultSites: new Map(),
     };
     return {
-      messages: projectMessages(ahead.messages(), answered, none, outputLines, options),
+      messages: projectMessages(ahead.messages(), ahead, none, outputLines, options),
       isOutput: (message) => outputLines.has(message),
     };
   }

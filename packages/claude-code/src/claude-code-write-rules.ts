@@ -106,10 +106,16 @@ export function writtenMeta(meta: Meta, options?: ConversionOptions): Meta {
   return normalizeMeta(meta, options);
 }
 
+/** The calls answered so far or for good (a Set, or the write plan's read-ahead), and those given an error result. */
+export interface AnsweredCalls {
+  has(id: string): boolean;
+  add(id: string): unknown;
+}
+
 /** Step 3, for one assistant message: an error result for each call nothing answers. */
 export function answerCalls(
   message: Message,
-  answered: Pick<Set<string>, "has" | "add">,
+  answered: AnsweredCalls,
   options: ConversionOptions | undefined,
 ): Message | undefined {
   const synthesized: Block[] = [];

@@ -72,6 +72,7 @@ describe("public exports", () => {
         "isCanonicalTimestamp",
         "isJsonObject",
         "isRegularFile",
+        "isUserToolCall",
         "isUuid",
         "joinJsonLines",
         "jsonEqual",

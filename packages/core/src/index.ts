@@ -173,6 +173,7 @@ export type {
 } from "./stream.js";
 export {
   collectTranscript,
+  isUserToolCall,
   orderedParts,
   restMessages,
   splitMeta,

@@ -105,7 +105,11 @@ export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart
     } else if (meta === undefined) throw outOfOrder("does not start with its meta");
     else if (part.kind === "message" && subagents > 0)
       throw outOfOrder("has a message after a subagent");
-    else if (part.kind === "message" && meta.userToolCalls === false && userToolCall(part.message))
+    else if (
+      part.kind === "message" &&
+      meta.userToolCalls === false &&
+      isUserToolCall(part.message)
+    )
       throw outOfOrder("has a user message with a tool call though its meta said it had none");
     else if (part.kind === "subagent") subagents += 1;
     yield part;
@@ -115,7 +119,8 @@ export function* orderedParts(parts: Iterable<StreamPart>): Generator<StreamPart
     throw outOfOrder(meta.subagents ? "announced subagents it lacks" : "has unannounced subagents");
 }
 
-function userToolCall(message: Message): boolean {
+/** Whether `message` is a user message holding a tool call (what a meta part's `userToolCalls` is about). */
+export function isUserToolCall(message: Message): boolean {
   return message.role === "user" && message.content.some((block) => block.type === "tool_use");
 }
 

@@ -10,9 +10,10 @@
 // messages (a part of a split Claude message is read but not merged), only
 // the meta's facts, the uuids and message ids seen (compact StringIds), the
 // subagents' keys, for each main message id the last line that carries
-// it, and whether a main user message holds a tool call (the meta part says
-// so, and a writer that looks for user slash commands need not replay). It refuses what the whole path refuses, as the whole path does: a
-// line that is not JSON first (parse() reads every line before toCommon),
+// it, and whether a main user message holds a tool call (the meta part
+// says so, and a writer that looks for user slash commands need not
+// replay). It refuses what the whole path refuses, as the whole path does:
+// a line that is not JSON first (parse() reads every line before toCommon),
 // else the first line toCommon cannot read, else the capture's own refusal
 // (no session, several). Pass two pushes every line again, with the
 // warnings, and hands out each main message once no later line can change
@@ -28,6 +29,7 @@
 import {
   type CodecOptions,
   IntColumn,
+  isUserToolCall,
   type LineSource,
   type Message,
   type StreamPart,
@@ -123,8 +125,7 @@ function scan(lines: LineSource, options: CodecOptions) {
       continue;
     }
     for (const message of internals.take(accumulator, Number.POSITIVE_INFINITY))
-      if (message.role === "user" && message.content.some((block) => block.type === "tool_use"))
-        userToolCalls = true;
+      if (isUserToolCall(message)) userToolCalls = true;
     internals.dropSubagentMessages(accumulator);
   }
   if (refusal !== undefined) throw refusal;
