@@ -43,7 +43,7 @@ import {
   readTimestamp,
   type StreamPart,
   type StringIds,
-  streamMemoOf,
+  scanOnce,
   warn,
 } from "@txcript/core";
 import { claudeCodeLoss } from "./claude-code-losses.js";
@@ -183,7 +183,7 @@ const scanMemoKey = "claude_code.scan";
  * `lastOfMessage` and `messageIds` are only looked up.
  */
 interface Scan {
-  /** Handed out as a copy once kept (a writer may hold on to the first read's). */
+  /** Each read's own (scanOnce). */
   meta: Meta;
   /** 1: a line of the conversation (by file index). */
   chosen: Uint8Array;
@@ -298,19 +298,11 @@ export function* claudeCodeReadStream(
   // it. What is kept is what one read holds anyway until its end (the last pass needs all of it);
   // the memo holds it for the conversion, and reads that overlap share it instead of each
   // holding its own.
-  const memo = streamMemoOf(options);
-  const kept = memo?.get(scanMemoKey) as Scan | undefined;
-  const found = kept ?? scan(lines, options);
-  // The memo keeps a meta of its own; each later read gets a copy of it.
-  if (kept === undefined) memo?.set(scanMemoKey, { ...found, meta: structuredClone(found.meta) });
+  const found = scanOnce(options, scanMemoKey, () => scan(lines, options));
   const { chosen, lastOfMessage, messageIds, sidechains, linking, named, heldAgents } = found;
   const tally = new LossTally();
   found.losses.addTo(tally);
-  yield {
-    kind: "meta",
-    meta: kept === undefined ? found.meta : structuredClone(found.meta),
-    subagents: sidechains.length > 0,
-  };
+  yield { kind: "meta", meta: found.meta, subagents: sidechains.length > 0 };
 
   const reader = new ConversationReader(tally);
   // For each message not yet handed out: the index of the last line that can change it.

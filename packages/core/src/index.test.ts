@@ -115,6 +115,7 @@ describe("public exports", () => {
         "resolveRange",
         "restMessages",
         "saveSessionFile",
+        "scanOnce",
         "sessionReadsAlone",
         "setOwnValue",
         "signature",

@@ -176,6 +176,7 @@ export {
   isUserToolCall,
   orderedParts,
   restMessages,
+  scanOnce,
   splitMeta,
   streamConvert,
   streamMemoOf,

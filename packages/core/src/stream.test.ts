@@ -4,6 +4,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { transcriptArbitrary } from "./arbitraries/index.js";
+import { commonCodec } from "./common-codec.js";
+import { commonHarness } from "./common-harness.js";
 import { TxcriptError } from "./errors.js";
 import type { Message, Meta } from "./model.js";
 import {
@@ -12,6 +14,7 @@ import {
   type StreamPart,
   type StreamReader,
   type StreamWriter,
+  scanOnce,
   splitMeta,
   streamConvert,
   streamMemoOf,
@@ -25,7 +28,7 @@ import {
   textLineBlocks,
   textLines,
 } from "./stream-lines.js";
-import { lawParameters } from "./testing/index.js";
+import { lawParameters, sameRead, wholeReader } from "./testing/index.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "txcript-stream-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -276,5 +279,79 @@ describe("streamConvert's StreamMemo", () => {
     // Control: a reader called outside a conversion finds none.
     expect(streamMemoOf({})).toBeUndefined();
     expect(streamMemoOf({ [streamMemoOption]: "not a map" })).toBeUndefined();
+  });
+});
+
+describe("scanOnce", () => {
+  const reader = (scans: { count: number }): StreamReader =>
+    function* (_lines, options) {
+      const found = scanOnce(options, "test.scan", () => {
+        scans.count += 1;
+        return { meta: { id: "s", timestamp: "2026-01-01T00:00:00.000Z" }, shared: [1, 2] };
+      });
+      yield { kind: "meta", meta: found.meta, subagents: false };
+      for (const n of found.shared) {
+        const message: Message = {
+          role: "user",
+          content: [{ type: "text", text: `${n}` }],
+          timestamp: "2026-01-01T00:00:00.000Z",
+        };
+        yield { kind: "message", message };
+      }
+    };
+  // A writer that changes the meta part it was handed, reads it back on each replay, and keeps the first.
+  const writer: StreamWriter = (input) => {
+    const held: Meta[] = [];
+    const titles: string[] = [];
+    for (const read of [input.parts, input.replay(), input.replay()]) {
+      const [first, ...rest] = [...read];
+      if (first?.kind !== "meta") throw new Error("no meta part");
+      held.push(first.meta);
+      titles.push(`${first.meta.title ?? "-"}:${rest.length}`);
+      (first.meta as { title?: string }).title = "changed";
+    }
+    return [titles.join(","), String(new Set(held).size)];
+  };
+
+  it("scans once per conversion; each read gets its own meta, a writer's change to one reaches no other", () => {
+    const scans = { count: 0 };
+    const text = [...streamConvert(() => textLines(""), reader(scans), writer).chunks].join("|");
+    expect(text).toBe("-:2,-:2,-:2|3");
+    expect(scans.count).toBe(1);
+  });
+
+  it("scans on every read without a memo (a reader called outside a conversion)", () => {
+    const scans = { count: 0 };
+    const read = reader(scans);
+    const metas = [[...read(() => textLines(""), {})][0], [...read(() => textLines(""), {})][0]];
+    expect(scans.count).toBe(2);
+    expect(metas[0]).toEqual(metas[1]);
+  });
+});
+
+describe("the reader law's check (testing's sameRead) and the meta part's userToolCalls", () => {
+  const timestamp = "2026-01-01T00:00:00.000Z";
+  const document = (messages: Message[]) =>
+    commonCodec.serialize(commonCodec.fromCommon({ meta: { id: "s", timestamp }, messages }, {}));
+  const plain = document([{ role: "user", content: [{ type: "text", text: "hi" }], timestamp }]);
+  const withCall = document([
+    {
+      role: "user",
+      content: [{ type: "tool_use", id: "t1", tool: { name: "Raw", toolName: "x", input: {} } }],
+      timestamp,
+    },
+  ]);
+  /** The whole read, its meta part saying `userToolCalls`. */
+  const vouching = (userToolCalls: boolean): StreamReader =>
+    function* (lines, options) {
+      for (const part of wholeReader(commonHarness)(lines, options))
+        yield part.kind === "meta" ? { ...part, userToolCalls } : part;
+    };
+
+  it("takes the hint as no part of the transcript where it holds, and a false one over a user tool call as a different read", () => {
+    expect(sameRead(commonHarness, vouching(false), plain)).toBe(true);
+    expect(sameRead(commonHarness, vouching(true), plain)).toBe(true);
+    expect(sameRead(commonHarness, vouching(true), withCall)).toBe(true);
+    expect(sameRead(commonHarness, vouching(false), withCall)).toBe(false);
   });
 });

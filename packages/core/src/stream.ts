@@ -65,6 +65,28 @@ export function streamMemoOf(options: CodecOptions): StreamMemo | undefined {
   return memo instanceof Map ? (memo as StreamMemo) : undefined;
 }
 
+/**
+ * A reader's pass one, once per conversion: the first read of the input runs
+ * `scan` and keeps what it found in the conversion's StreamMemo under `key`;
+ * a later read (a writer's replay) takes it back instead of reading for it
+ * again. Without a memo, every read scans. Each read gets a `meta` of its
+ * own, when the findings hold one (the memo keeps a copy; a writer may
+ * change or hold on to the meta part it was handed); everything else is
+ * shared, so `scan`'s findings must be only read by the reads that use them.
+ */
+export function scanOnce<T extends object>(options: CodecOptions, key: string, scan: () => T): T {
+  const memo = streamMemoOf(options);
+  const own = (found: T): T => {
+    const { meta } = found as { meta?: Meta };
+    return meta === undefined ? found : { ...found, meta: structuredClone(meta) };
+  };
+  const kept = memo?.get(key) as T | undefined;
+  if (kept !== undefined) return own(kept);
+  const found = scan();
+  memo?.set(key, own(found));
+  return found;
+}
+
 /** Reads a format's lines as parts; warnings go to `options.onWarning` as in toCommon. */
 export type StreamReader = (lines: LineSource, options: CodecOptions) => Iterable<StreamPart>;
 

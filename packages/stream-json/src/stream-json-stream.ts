@@ -34,7 +34,7 @@ import {
   type Message,
   type StreamPart,
   StringIds,
-  streamMemoOf,
+  scanOnce,
   TxcriptError,
   warn,
 } from "@txcript/core";
@@ -144,18 +144,11 @@ export function* streamJsonReadStream(
 ): Generator<StreamPart> {
   const options = codecOptions;
   // Pass one depends only on the lines and the options: a replay in the same conversion reuses it.
-  // (Only read here: `keys` and `last` are looked up; the meta part is a copy of its own.)
-  const memo = streamMemoOf(options);
-  const kept = memo?.get(scanMemoKey) as ReturnType<typeof scan> | undefined;
-  const scanned = kept ?? scan(lines, options);
-  if (kept === undefined) memo?.set(scanMemoKey, scanned);
-  const { meta, keys, last, userToolCalls } = scanned;
-  yield {
-    kind: "meta",
-    meta: kept === undefined ? meta : structuredClone(meta),
-    subagents: keys.size > 0,
-    userToolCalls,
-  };
+  // (Only read here: `keys` and `last` are looked up; the meta is this read's own.)
+  const { meta, keys, last, userToolCalls } = scanOnce(options, scanMemoKey, () =>
+    scan(lines, options),
+  );
+  yield { kind: "meta", meta, subagents: keys.size > 0, userToolCalls };
   const accumulator = new StreamJsonAccumulator(options as StreamJsonReadOptions, "stream");
   const main = internals.main(accumulator);
   let partId: string | undefined;

@@ -17,6 +17,7 @@ import type { AnyHarness, CodecOptions } from "../harness.js";
 import type { Transcript } from "../model.js";
 import {
   collectTranscript,
+  isUserToolCall,
   type StreamInput,
   type StreamPart,
   type StreamReader,
@@ -502,5 +503,25 @@ export function sameRead(harness: AnyHarness, reader: StreamReader, text: string
       streamed.parts instanceof Error &&
       whole.parts.message === streamed.parts.message
     );
-  return JSON.stringify(whole) === JSON.stringify(streamed);
+  const parts = withoutToolCallHint(streamed.parts, whole.parts);
+  return parts !== undefined && JSON.stringify(whole) === JSON.stringify({ ...streamed, parts });
+}
+
+/**
+ * A meta part's `userToolCalls` is a promise about the messages, not part of the transcript:
+ * the streamed parts without it, once it holds against the whole read's messages (false only
+ * when none is a user message holding a tool call); undefined when it does not.
+ */
+function withoutToolCallHint(streamed: string[], whole: string[]): string[] | undefined {
+  const [first, ...rest] = streamed;
+  const part = first === undefined ? undefined : (JSON.parse(first) as Record<string, unknown>);
+  if (part?.kind !== "meta" || !Object.hasOwn(part, "userToolCalls")) return streamed;
+  const { userToolCalls, ...plain } = part;
+  const broken =
+    userToolCalls === false &&
+    whole.some((text) => {
+      const wholePart = JSON.parse(text) as StreamPart;
+      return wholePart.kind === "message" && isUserToolCall(wholePart.message);
+    });
+  return broken ? undefined : [JSON.stringify(plain), ...rest];
 }
