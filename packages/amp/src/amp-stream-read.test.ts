@@ -9,11 +9,17 @@
 // quotes, messages that are not objects or roles Common has no place for,
 // for the fixtures and the real export, and for a file read in 7-byte
 // slices. It hands out a message before reading the lines after it, and
-// controls show broken readers the law catches.
+// controls show broken readers the law catches. Its meta part vouches
+// `userToolCalls: false` only when no user message holds a tool call, and a
+// replay in one conversion reads pass one's findings from the StreamMemo.
 import {
   type AnyHarness,
   commonHarness,
+  isUserToolCall,
   type StreamReader,
+  type StreamWriter,
+  streamConvert,
+  streamMemoOption,
   TxcriptError,
   textLines,
 } from "@txcript/core";
@@ -240,5 +246,88 @@ describe("amp streaming reader: controls the law catches", () => {
     const text = oddThreads[5]?.[1] as string;
     expect(sameRead(text, noInexact)).toBe(false);
     expect(sameRead(text)).toBe(true);
+  });
+});
+
+describe("amp streaming reader: pass one's findings", () => {
+  const call = { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } };
+  const userCall = { role: "user", messageId: 2, content: [{ type: "text", text: "x" }, call] };
+  const thread = (...messages: unknown[]) =>
+    JSON.stringify({ v: 1, id: "T-x", created: 1_765_000_000_000, messages }, null, 2);
+
+  function vouched(text: string): boolean | undefined {
+    const [first] = ampReadStream(() => textLines(text), {});
+    return first?.kind === "meta" ? first.userToolCalls : undefined;
+  }
+  /** Whether the whole read's Common messages hold a user message with a tool call. */
+  function wholeHasUserCall(text: string): boolean {
+    return ampCodec.toCommon(ampCodec.parse(text)).messages.some(isUserToolCall);
+  }
+
+  it("the meta part says whether a user message holds a tool call: the whole read's answer", () => {
+    expect(vouched(thread(prompt, answer("m")))).toBe(false);
+    expect(vouched(thread(prompt, answer("m"), userCall))).toBe(true);
+    // A tool_use in an assistant message is no user tool call.
+    expect(vouched(thread(prompt, { ...answer("m"), content: [call] }))).toBe(false);
+    // Only the last `messages` array counts, as in the whole read.
+    const twice = `{"id":"T-x","created":1765000000000,"messages":[${JSON.stringify(userCall)}],"messages":[${JSON.stringify(prompt)}]}`;
+    expect(vouched(twice)).toBe(false);
+    expect(wholeHasUserCall(twice)).toBe(false);
+    const twiceOther = `{"id":"T-x","created":1765000000000,"messages":[${JSON.stringify(prompt)}],"messages":[${JSON.stringify(userCall)}]}`;
+    expect(vouched(twiceOther)).toBe(true);
+    for (const [, text] of oddThreads) {
+      let whole: boolean;
+      try {
+        whole = wholeHasUserCall(text);
+      } catch {
+        continue;
+      }
+      expect(vouched(text)).toBe(whole);
+    }
+  });
+
+  it("generated threads, some with a user tool call spliced in: false only when the whole read has none", () => {
+    const seen = new Set<boolean>();
+    fc.assert(
+      fc.property(transcriptArbitrary(), fc.boolean(), (transcript, splice) => {
+        const document = JSON.parse(written(transcript));
+        if (splice) document.messages.push(userCall);
+        const text = JSON.stringify(document, null, 2);
+        const whole = wholeHasUserCall(text);
+        seen.add(whole);
+        expect(vouched(text)).toBe(whole);
+      }),
+      lawParameters(),
+    );
+    expect([...seen].sort()).toEqual([false, true]);
+  });
+
+  /** A writer that reads the parts, then one replay, and prints both. */
+  const partsThenReplay: StreamWriter = (input) => [
+    JSON.stringify([...input.parts]),
+    "\n",
+    JSON.stringify([...input.replay()]),
+  ];
+  /** The same reader with the conversion's memo taken out of its options. */
+  const unkept: StreamReader = (lines, options) => {
+    const { [streamMemoOption]: _, ...rest } = options;
+    return ampReadStream(lines, rest);
+  };
+
+  it("a replay in one conversion reuses pass one: three walks, the same parts (control: four without the memo)", () => {
+    const text = thread(prompt, answer("m-1"), userCall, answer("m-2"));
+    const lineCount = text.split("\n").length;
+    const run = (reader: StreamReader) => {
+      const counted = countingLines(() => textLines(text));
+      const out = [...streamConvert(counted.source, reader, partsThenReplay).chunks].join("");
+      return { out, passes: counted.passes() };
+    };
+    const alone = JSON.stringify([...ampReadStream(() => textLines(text), {})]);
+    const reused = run(ampReadStream);
+    expect(reused.out).toBe(`${alone}\n${alone}`);
+    expect(reused.passes).toEqual([lineCount, lineCount, lineCount]);
+    const control = run(unkept);
+    expect(control.out).toBe(reused.out);
+    expect(control.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
   });
 });

@@ -12,7 +12,11 @@
 // its messages, so pass one reads every message for those (and for the
 // numbers JSON cannot hold, the whole read's first warning); pass two reads
 // them again and hands out each message once read. Memory: one message's
-// text and value, and the thread's other keys.
+// text and value, and the thread's other keys. Pass one also finds whether
+// a user message holds a tool_use block (the meta part's `userToolCalls`,
+// so a Claude Code writer need not replay the thread for it), and a later
+// read in the same conversion (a writer's replay) takes pass one's findings
+// from the conversion's StreamMemo (core's scanOnce) and makes pass two only.
 import {
   type CodecOptions,
   isJsonObject,
@@ -26,6 +30,7 @@ import {
   parseJson,
   quote,
   type StreamPart,
+  scanOnce,
   setOwnValue,
   walkJsonObjectLines,
 } from "@txcript/core";
@@ -57,18 +62,40 @@ function addInexact(
 }
 
 /**
- * Pass one: the thread's keys but its messages (`messages` an empty array when it is one), the
- * first assistant model, and the inexact numbers; the whole read's errors, in its order.
+ * Whether a message's Common form may be a user message holding a tool call (core's
+ * isUserToolCall): readAmpMessage makes a tool_use block only of an object block whose own
+ * `type` is "tool_use", and keeps the message's role. Never false for one that is.
  */
-function readHead(lines: LineSource): {
+function mayBeUserToolCall(message: JsonObject): boolean {
+  if (ownValue(message, "role") !== "user") return false;
+  const content = ownValue(message, "content");
+  return (
+    Array.isArray(content) &&
+    content.some((block) => isJsonObject(block) && ownValue(block, "type") === "tool_use")
+  );
+}
+
+/** What pass one finds: all pass two needs but the per-read tally, meta and warnings. */
+interface Head {
+  /** The thread's keys but its messages; only read after pass one. */
   document: JsonObject;
   model: string | undefined;
   inexact: InexactNumbers | undefined;
   arrays: number;
-} {
+  /** Whether a user message may hold a tool call (see mayBeUserToolCall). */
+  userToolCalls: boolean;
+}
+
+/**
+ * Pass one: the thread's keys but its messages (`messages` an empty array when it is one), the
+ * first assistant model, the inexact numbers, and whether a user message may hold a tool call;
+ * the whole read's errors, in its order.
+ */
+function readHead(lines: LineSource): Head {
   const document: JsonObject = {};
   let inexact: InexactNumbers | undefined;
   let model: string | undefined;
+  let userToolCalls = false;
   let arrays = 0;
   let bad = -1;
   for (const event of walkThread(linesOrBlocks(lines))) {
@@ -77,6 +104,7 @@ function readHead(lines: LineSource): {
       arrays += 1;
       setOwnValue(document, "messages", []);
       model = undefined;
+      userToolCalls = false;
       bad = -1;
       continue;
     }
@@ -90,8 +118,11 @@ function readHead(lines: LineSource): {
     inexact = addInexact(inexact, event.text, ["messages", event.index]);
     if (!isJsonObject(value)) {
       if (bad === -1) bad = event.index;
-    } else if (model === undefined && ownValue(value, "role") === "assistant")
+      continue;
+    }
+    if (model === undefined && ownValue(value, "role") === "assistant")
       model = stringAt(objectAt(value, "usage"), "model");
+    if (!userToolCalls && mayBeUserToolCall(value)) userToolCalls = true;
   }
   if (!Array.isArray(ownValue(document, "messages")))
     throw invalidThread(
@@ -100,17 +131,21 @@ function readHead(lines: LineSource): {
       {},
     );
   if (bad !== -1) throw invalidThread("a message is not a JSON object", ["messages", bad], {});
-  return { document, model, inexact, arrays };
+  return { document, model, inexact, arrays, userToolCalls };
 }
+
+/** Where pass one's findings are kept in a conversion's StreamMemo. */
+const headMemoKey = "amp.head";
 
 /** An Amp thread's lines as parts: the meta, then each message once read (see the module comment). */
 export function* ampReadStream(lines: LineSource, options: CodecOptions): Generator<StreamPart> {
-  const head = readHead(lines);
+  const head = scanOnce(options, headMemoKey, () => readHead(lines));
   const tally = new LossTally();
+  // Made again by each read (readAmpMeta only reads the document), with the tally's counts.
   const meta: Meta = readAmpMeta(head.document, tally);
   warnInexactNumbers(head.inexact, options);
   if (head.model !== undefined) meta.model = head.model;
-  yield { kind: "meta", meta, subagents: false };
+  yield { kind: "meta", meta, subagents: false, userToolCalls: head.userToolCalls };
   const site: Site = { message: -1, block: -1 };
   let clock = meta.timestamp;
   let arrays = 0;
