@@ -17,9 +17,6 @@ import {
   commonHarness,
   isUserToolCall,
   type StreamReader,
-  type StreamWriter,
-  streamConvert,
-  streamMemoOption,
   TxcriptError,
   textLines,
 } from "@txcript/core";
@@ -30,6 +27,7 @@ import {
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
+  replayRuns,
   sameRead as sameReadOf,
   scratchDirectory,
   streamPaths,
@@ -302,32 +300,14 @@ describe("amp streaming reader: pass one's findings", () => {
     expect([...seen].sort()).toEqual([false, true]);
   });
 
-  /** A writer that reads the parts, then one replay, and prints both. */
-  const partsThenReplay: StreamWriter = (input) => [
-    JSON.stringify([...input.parts]),
-    "\n",
-    JSON.stringify([...input.replay()]),
-  ];
-  /** The same reader with the conversion's memo taken out of its options. */
-  const unkept: StreamReader = (lines, options) => {
-    const { [streamMemoOption]: _, ...rest } = options;
-    return ampReadStream(lines, rest);
-  };
-
   it("a replay in one conversion reuses pass one: three walks, the same parts (control: four without the memo)", () => {
     const text = thread(prompt, answer("m-1"), userCall, answer("m-2"));
     const lineCount = text.split("\n").length;
-    const run = (reader: StreamReader) => {
-      const counted = countingLines(() => textLines(text));
-      const out = [...streamConvert(counted.source, reader, partsThenReplay).chunks].join("");
-      return { out, passes: counted.passes() };
-    };
     const alone = JSON.stringify([...ampReadStream(() => textLines(text), {})]);
-    const reused = run(ampReadStream);
-    expect(reused.out).toBe(`${alone}\n${alone}`);
-    expect(reused.passes).toEqual([lineCount, lineCount, lineCount]);
-    const control = run(unkept);
-    expect(control.out).toBe(reused.out);
-    expect(control.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
+    const { kept, unkept } = replayRuns(ampReadStream, text);
+    expect(kept.text).toBe(`${alone}\n${alone}`);
+    expect(kept.passes).toEqual([lineCount, lineCount, lineCount]);
+    expect(unkept.text).toBe(kept.text);
+    expect(unkept.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
   });
 });

@@ -230,6 +230,7 @@ describe("public exports", () => {
         "noFinalNewline",
         "publicExportProblems",
         "readParts",
+        "replayRuns",
         "sameRead",
         "sameWrite",
         "scratchDirectory",

@@ -17,6 +17,7 @@ import {
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
+  replayRuns,
   sameRead,
   scratchDirectory,
   streamPaths,
@@ -167,6 +168,18 @@ describe("opencode streaming reader: memory", () => {
     expect(iterator.next().value?.kind).toBe("message");
     // Two entries of ~20 lines, after info's ~15.
     expect(lines.pass()).toBeLessThan(80);
+  });
+
+  it("a replay in one conversion reuses pass one: three walks, the same parts (control: four without the memo)", () => {
+    const messages = Array.from({ length: 5 }, (_, index) => user(`msg_${index}`, `q ${index}`));
+    const text = JSON.stringify({ info, messages }, null, 2);
+    const lineCount = text.split("\n").length;
+    const alone = JSON.stringify([...opencodeReadStream(() => textLines(text), {})]);
+    const { kept, unkept } = replayRuns(opencodeReadStream, text);
+    expect(kept.text).toBe(`${alone}\n${alone}`);
+    expect(kept.passes).toEqual([lineCount, lineCount, lineCount]);
+    expect(unkept.text).toBe(kept.text);
+    expect(unkept.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
   });
 });
 

@@ -10,7 +10,9 @@
 // and the whole read refuses before it gives anything; pass two reads each
 // entry through the same OpencodeEntryReader as opencodeToCommon, one entry
 // behind (a compaction's summary is the entry after it). Memory: two
-// entries' text and values, and `info`.
+// entries' text and values, and `info`. A later read in the same
+// conversion (a writer's replay) takes pass one's findings from the
+// conversion's StreamMemo (core's scanOnce) and makes pass two only.
 import {
   type CodecOptions,
   isJsonObject,
@@ -22,6 +24,7 @@ import {
   parseJson,
   quote,
   type StreamPart,
+  scanOnce,
   setOwnValue,
   stringifyJson,
   TxcriptError,
@@ -107,7 +110,8 @@ export function* opencodeReadStream(
   lines: LineSource,
   options: CodecOptions,
 ): Generator<StreamPart> {
-  const head = readHead(lines);
+  // Only read after pass one: `info` (the entry reader makes the meta from it) and `arrays`.
+  const head = scanOnce(options, "opencode.head", () => readHead(lines));
   const read = new OpencodeEntryReader(head.info, options, false);
   yield { kind: "meta", meta: read.meta, subagents: false };
   const flush = function* (): Generator<StreamPart> {

@@ -22,6 +22,8 @@ import {
   type StreamPart,
   type StreamReader,
   type StreamWriter,
+  streamConvert,
+  streamMemoOption,
   transcriptInput,
   transcriptParts,
 } from "../stream.js";
@@ -280,6 +282,39 @@ export function countingLines(lines: () => Iterable<string>): {
     total: () => total,
     passes: () => [...passes],
   };
+}
+
+/** A reader's parts and one replay of them in one conversion, and the line passes they took. */
+export interface ReplayRun {
+  /** The first read's parts and the replay's, as JSON, one line each. */
+  text: string;
+  passes: number[];
+}
+
+/**
+ * A reader run as a conversion runs it (streamConvert: the parts, then one replay, sharing the
+ * conversion's StreamMemo), and the same with the memo taken out of its options (the control:
+ * every read makes every pass): the parts both gave, and the passes over `text`'s lines.
+ */
+export function replayRuns(
+  reader: StreamReader,
+  text: string,
+): { kept: ReplayRun; unkept: ReplayRun } {
+  const partsThenReplay: StreamWriter = (input) => [
+    JSON.stringify([...input.parts]),
+    "\n",
+    JSON.stringify([...input.replay()]),
+  ];
+  const run = (read: StreamReader): ReplayRun => {
+    const counted = countingLines(() => textLines(text));
+    const chunks = streamConvert(counted.source, read, partsThenReplay).chunks;
+    return { text: [...chunks].join(""), passes: counted.passes() };
+  };
+  const unkept: StreamReader = (lines, options) => {
+    const { [streamMemoOption]: _, ...rest } = options;
+    return reader(lines, rest);
+  };
+  return { kept: run(reader), unkept: run(unkept) };
 }
 
 /** `length` messages, user and assistant in turn, each one line of text. */
