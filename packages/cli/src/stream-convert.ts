@@ -13,6 +13,7 @@ import {
   readHead,
   sessionReadsAlone,
   streamConvert,
+  streamConvertHeadLast,
   TxcriptError,
   type Warning,
 } from "@txcript/core";
@@ -25,7 +26,7 @@ import { maxInputBytes, streamMinBytes, tooLarge } from "./limits.js";
 import type { ReportSettings } from "./losses.js";
 import { bigInputStatus } from "./progress.js";
 import { redactedReaderIfAsked, redactIfAsked } from "./redaction.js";
-import { withFileEach } from "./report.js";
+import { withFile, withFileEach } from "./report.js";
 
 export { defaultStreamMinBytes, streamMinBytes } from "./limits.js";
 
@@ -183,19 +184,30 @@ export async function convertStreamSource(
     read,
     file: located.shown,
   });
+  const legs = {
+    read,
+    write,
+    tag: (warning: Warning, leg: "read" | "write") => ({
+      ...warning,
+      leg,
+      harness: leg === "read" ? harness.id : to.id,
+    }),
+  };
+  // A target whose first line depends on the rest writes it last, so the input is read once
+  // (the streaming path always writes to a file, which puts it first).
+  if (to.writeStreamHeadLast !== undefined) {
+    const converted = streamConvertHeadLast(lines, reader, to.writeStreamHeadLast, legs);
+    return {
+      slices: withFileEach(located.shown, converted.rest),
+      head: () => withFile(located.shown, converted.head),
+      warnings: converted.warnings,
+    };
+  }
   const converted = streamConvert(
     lines,
     reader,
     streamWriter(to) as NonNullable<Harness["writeStream"]>,
-    {
-      read,
-      write,
-      tag: (warning: Warning, leg) => ({
-        ...warning,
-        leg,
-        harness: leg === "read" ? harness.id : to.id,
-      }),
-    },
+    legs,
   );
   return { slices: withFileEach(located.shown, converted.chunks), warnings: converted.warnings };
 }

@@ -180,6 +180,56 @@ describe("writeFileAtomic with text in slices", () => {
   });
 });
 
+describe("writeFileAtomic with its head last (HeadLast)", () => {
+  /** Content whose head is made from what the rest held, as stream-json's init line is. */
+  function headLast(lines: string[]) {
+    let seen = 0;
+    return {
+      rest: (function* () {
+        for (const line of lines) {
+          seen += 1;
+          yield line;
+        }
+      })(),
+      head: () => `head of ${seen}\n`,
+    };
+  }
+
+  it("writes the head before the rest, asked for once the rest is written, and leaves no spool", async () => {
+    const target = path.join(directory, "out.jsonl");
+    // Past the copy's buffer (1 MiB), so the spool is copied in more than one read.
+    const big = `${"x".repeat(700_000)}ü\n`;
+    await writeFileAtomic(target, headLast(["a\n", big, big, "b\n"]));
+    expect(await fs.readFile(target, "utf8")).toBe(`head of 4\na\n${big}${big}b\n`);
+    expect(await fs.readdir(directory)).toEqual(["out.jsonl"]);
+    await expect(writeFileAtomic(target, headLast(["c\n"]))).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    await writeFileAtomic(target, headLast([]), { overwrite: true });
+    expect(await fs.readFile(target, "utf8")).toBe("head of 0\n");
+  });
+
+  it("leaves nothing behind and rethrows the error as is when the rest or the head cannot be made", async () => {
+    const target = path.join(directory, "out.jsonl");
+    const failure = new TxcriptError("TOO_LARGE", "too deep");
+    const rest = (function* () {
+      yield "first\n";
+      throw failure;
+    })();
+    await expect(writeFileAtomic(target, { rest, head: () => "h\n" })).rejects.toBe(failure);
+    const plain = new RangeError("no head");
+    await expect(
+      writeFileAtomic(target, {
+        rest: ["a\n"],
+        head: () => {
+          throw plain;
+        },
+      }),
+    ).rejects.toBe(plain);
+    expect(await fs.readdir(directory)).toEqual([]);
+  });
+});
+
 describe("writeFileAtomic: what an interrupted or hostile write leaves (issue 33, item 6)", () => {
   const moduleUrl = new URL("./files.ts", import.meta.url).href;
   /**

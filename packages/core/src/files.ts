@@ -5,6 +5,7 @@ import { constants, promises as fs, type Stats, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError } from "./errors.js";
 import { nodeCrypto } from "./node-crypto.js";
+import type { HeadLast } from "./stream.js";
 
 export interface WriteAtomicOptions {
   /** Replace an existing file. Without it an existing target is a CONFLICT. */
@@ -16,8 +17,15 @@ export interface WriteAtomicOptions {
   harness?: string;
 }
 
-/** What `writeFileAtomic` writes: one string or buffer, or text in slices that is never one string. */
-export type AtomicContent = string | Uint8Array | Iterable<string>;
+/**
+ * What `writeFileAtomic` writes: one string or buffer, text in slices that is never one string,
+ * or text whose first piece comes last (HeadLast: written before the rest).
+ */
+export type AtomicContent = string | Uint8Array | Iterable<string> | HeadLast;
+
+function isHeadLast(content: AtomicContent): content is HeadLast {
+  return typeof content === "object" && "rest" in content && "head" in content;
+}
 
 /** Characters encoded at a time, so a whole-document slice is never copied into one buffer. */
 const pieceLength = 1 << 20;
@@ -50,7 +58,10 @@ class ProducerError {
   constructor(readonly error: unknown) {}
 }
 
-async function writeContent(handle: fs.FileHandle, content: AtomicContent): Promise<void> {
+async function writeContent(
+  handle: fs.FileHandle,
+  content: string | Uint8Array | Iterable<string>,
+): Promise<void> {
   if (typeof content === "string" || content instanceof Uint8Array) {
     await handle.writeFile(content);
     return;
@@ -78,6 +89,42 @@ async function writeContent(handle: fs.FileHandle, content: AtomicContent): Prom
     }
   }
   await writeAll(handle, buffer.subarray(0, used));
+}
+
+/**
+ * HeadLast content: the rest into a spool file beside the target (a temporary file of its own,
+ * removed in every case), then the head and the spool's bytes into `handle`.
+ */
+async function writeHeadLast(
+  handle: fs.FileHandle,
+  content: HeadLast,
+  spool: string,
+  mode: number,
+): Promise<void> {
+  trackTemporary(spool);
+  let spooled: fs.FileHandle | undefined;
+  try {
+    spooled = await fs.open(spool, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, mode);
+    await writeContent(spooled, content.rest);
+    let head: string;
+    try {
+      head = content.head();
+    } catch (error) {
+      throw new ProducerError(error);
+    }
+    await writeContent(handle, [head]);
+    const buffer = Buffer.allocUnsafe(bufferBytes);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await spooled.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      await writeAll(handle, buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+  } finally {
+    await spooled?.close().catch(() => undefined);
+    await fs.unlink(spool).catch(() => undefined);
+    untrackTemporary(spool);
+  }
 }
 
 /** The longest file name most file systems take (NAME_MAX), in bytes. */
@@ -232,7 +279,8 @@ function specialKind(stat: Stats): string | undefined {
  * both win) or renamed (overwrite). A failure midway removes the temporary
  * file and leaves no partial target. A symlink target is refused. Content
  * given as slices is iterated while writing; an error thrown by the
- * iterable is rethrown as it is.
+ * iterable is rethrown as it is. HeadLast content's rest goes to a second
+ * temporary file first, then the head and that file's bytes are written.
  */
 export async function writeFileAtomic(
   target: string,
@@ -280,7 +328,9 @@ export async function writeFileAtomic(
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
       options.mode ?? 0o644,
     );
-    await writeContent(handle, content);
+    if (isHeadLast(content))
+      await writeHeadLast(handle, content, temporaryName(target), options.mode ?? 0o644);
+    else await writeContent(handle, content);
     await handle.sync();
     await handle.close();
     handle = undefined;

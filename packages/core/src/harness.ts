@@ -8,7 +8,7 @@ import type { Codec, ConversionOptions, Discovered, HarnessId, Store, Warning } 
 import { TxcriptError } from "./errors.js";
 import { readTextFile } from "./files.js";
 import type { Transcript } from "./model.js";
-import type { StreamReader, StreamWriter } from "./stream.js";
+import type { HeadLastWriter, StreamReader, StreamWriter } from "./stream.js";
 
 export type Environment = Record<string, string | undefined>;
 
@@ -144,6 +144,12 @@ export interface HarnessDefinition<Native = unknown> {
    * with the same warnings, without holding the whole transcript.
    */
   readonly writeStream?: StreamWriter;
+  /**
+   * The same text with its first piece produced last (stream.ts's
+   * HeadLastWriter), for a format whose first line depends on the rest:
+   * written to a file, the input is read once where `writeStream` replays it.
+   */
+  readonly writeStreamHeadLast?: HeadLastWriter;
   /**
    * The one way a session is read from disk: the native body of the session
    * whose file is `file`, with everything that belongs to it (Claude Code

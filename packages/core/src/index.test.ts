@@ -123,6 +123,7 @@ describe("public exports", () => {
         "splitMeta",
         "sqliteBinding",
         "streamConvert",
+        "streamConvertHeadLast",
         "streamMemoOf",
         "streamMemoOption",
         "stringAt",

@@ -164,7 +164,11 @@ export type {
 } from "./sqlite.js";
 export { sqliteBinding } from "./sqlite.js";
 export type {
+  HeadLast,
+  HeadLastConversion,
+  HeadLastWriter,
   StreamConversion,
+  StreamConvertOptions,
   StreamInput,
   StreamMemo,
   StreamPart,
@@ -179,6 +183,7 @@ export {
   scanOnce,
   splitMeta,
   streamConvert,
+  streamConvertHeadLast,
   streamMemoOf,
   streamMemoOption,
   transcriptInput,

@@ -93,6 +93,25 @@ export type StreamReader = (lines: LineSource, options: CodecOptions) => Iterabl
 /** Writes parts as the format's text in pieces; their concatenation is serialize(fromCommon(t)). */
 export type StreamWriter = (input: StreamInput, options: CodecOptions) => Iterable<string>;
 
+/**
+ * Text whose first piece is known only once the rest has been produced:
+ * `rest` in pieces, then `head()`, which goes before them (core's
+ * writeFileAtomic writes it so). Call `head()` only after iterating `rest`.
+ */
+export interface HeadLast {
+  readonly rest: Iterable<string>;
+  head(): string;
+}
+
+/**
+ * Writes parts as the format's text with its first piece last: `head()`
+ * then `rest` is serialize(fromCommon(t)), with the same warnings. For a
+ * format whose first line depends on everything after it (stream-json's
+ * init line lists the tools the body uses), written to a file: the input
+ * is read once, where a StreamWriter must replay it to write that line first.
+ */
+export type HeadLastWriter = (input: StreamInput, options: CodecOptions) => HeadLast;
+
 /** The parts of a transcript held whole. */
 export function* transcriptParts(transcript: Transcript): Generator<StreamPart> {
   const subagents = transcript.subagents ?? [];
@@ -200,6 +219,18 @@ export interface StreamConversion {
   warnings(): Warning[];
 }
 
+/** A streamConvertHeadLast: the text as `head()` before `rest`; warnings complete once both are read. */
+export interface HeadLastConversion extends HeadLast {
+  warnings(): Warning[];
+}
+
+/** streamConvert's options. */
+export interface StreamConvertOptions {
+  read?: CodecOptions;
+  write?: CodecOptions;
+  tag?: (warning: Warning, leg: "read" | "write") => Warning;
+}
+
 function silent(options: CodecOptions): CodecOptions {
   const { onWarning: _, ...rest } = options;
   return rest;
@@ -218,12 +249,30 @@ export function streamConvert(
   lines: LineSource,
   read: StreamReader,
   write: StreamWriter,
-  options: {
-    read?: CodecOptions;
-    write?: CodecOptions;
-    tag?: (warning: Warning, leg: "read" | "write") => Warning;
-  } = {},
+  options: StreamConvertOptions = {},
 ): StreamConversion {
+  const { written, warnings } = convertThrough(lines, read, write, options);
+  return { chunks: written, warnings };
+}
+
+/** streamConvert with a HeadLastWriter: the text as `head()` before `rest`, read once. */
+export function streamConvertHeadLast(
+  lines: LineSource,
+  read: StreamReader,
+  write: HeadLastWriter,
+  options: StreamConvertOptions = {},
+): HeadLastConversion {
+  const { written, warnings } = convertThrough(lines, read, write, options);
+  return { rest: written.rest, head: () => written.head(), warnings };
+}
+
+/** The two legs of a stream conversion, whatever the writer gives. */
+function convertThrough<Written>(
+  lines: LineSource,
+  read: StreamReader,
+  write: (input: StreamInput, options: CodecOptions) => Written,
+  options: StreamConvertOptions,
+): { written: Written; warnings: () => Warning[] } {
   const tag = options.tag ?? ((warning) => warning);
   const readLeg = new RepeatFold((warning) => tag(warning, "read"));
   const writeLeg = new RepeatFold((warning) => tag(warning, "write"));
@@ -236,12 +285,12 @@ export function streamConvert(
   };
   const writeOptions = options.write ?? {};
   const onWrite = writeLeg.add;
-  const chunks = write(input, {
+  const written = write(input, {
     ...writeOptions,
     onWarning: chain(onWrite, writeOptions.onWarning),
   });
   return {
-    chunks,
+    written,
     warnings: () => {
       const joined = new WarningCollector();
       for (const warning of [...readLeg.warnings(), ...writeLeg.warnings()]) joined.add(warning);

@@ -8,7 +8,7 @@ import { detectStreamJsonDialect } from "./stream-json-dialect.js";
 import type { StreamJsonCapture } from "./stream-json-lines.js";
 import { streamJsonProject } from "./stream-json-project.js";
 import { streamJsonReadStream } from "./stream-json-stream.js";
-import { streamJsonWriteStream } from "./stream-json-stream-write.js";
+import { streamJsonWriteHeadLast, streamJsonWriteStream } from "./stream-json-stream-write.js";
 
 /** Lines printed per piece of a streamed capture. */
 const linesPerChunk = 1024;
@@ -47,6 +47,7 @@ export const streamJsonHarness: HarnessDefinition<StreamJsonCapture> = {
     streamJsonChunks(streamJsonCodec.fromCommon(transcript, options)),
   readStream: streamJsonReadStream,
   writeStream: streamJsonWriteStream,
+  writeStreamHeadLast: streamJsonWriteHeadLast,
   readOptions: ({ startTime }) => (startTime === undefined ? {} : { startTime }),
   writeOptions: ({ from, dialect, sourceText }) => ({
     dialect:

@@ -9,8 +9,15 @@
 // follow the messages in the stream and are planned together (Claude
 // dialect), so they are held until the messages end: memory grows with
 // the subagents, not with the main conversation.
+//
+// Written to a file, the replay is not needed: streamJsonWriteHeadLast
+// (core's HeadLastWriter) writes the body and the result line as they are
+// read and gives the init line last, which core's writeFileAtomic puts
+// first. Without the replay it cannot know which main calls the subagents
+// link to, so it keeps every main call id when subagents are announced.
 import {
   type CodecOptions,
+  type HeadLast,
   type Message,
   type StreamInput,
   type StreamPart,
@@ -100,4 +107,34 @@ export function* streamJsonWriteStream(
   if (JSON.stringify(writer.tools()) !== JSON.stringify(tools)) throw changed("tools");
   writer.take();
   yield line(writer.result());
+}
+
+/**
+ * The capture text for a stream of parts with its init line last (core's HeadLastWriter): the
+ * body and the result line as the parts are read, then `head()`, the init line listing the tools
+ * the body used. `head()` + `rest` is serialize(commonToStreamJson(t)); the parts are read once.
+ */
+export function streamJsonWriteHeadLast(input: StreamInput, options: CodecOptions): HeadLast {
+  const { meta, subagents: announced, rest } = splitMeta(input.parts);
+  const writer = captureWriter(meta, options as StreamJsonWriteOptions);
+  // The nesting check asks whether a subagent's call is a main call: with subagents, every one.
+  const source = bodySource(rest, announced, (message) => {
+    if (!announced) return;
+    for (const block of message.content) if (block.type === "tool_use") source.calls.add(block.id);
+  });
+  let at: number | undefined;
+  const lines = function* (): Generator<string> {
+    for (const value of writer.body(source)) yield line(value);
+    // The init line's serial, taken where the whole writer takes it: after the body's.
+    at = writer.take();
+    yield line(writer.result());
+  };
+  return {
+    rest: lines(),
+    head: () => {
+      // A caller's mistake, not the input's: HeadLast asks for the rest first.
+      if (at === undefined) throw new Error("head() before the rest was written");
+      return line(writer.init(writer.tools(), at));
+    },
+  };
 }

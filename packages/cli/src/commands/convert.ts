@@ -5,7 +5,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { makeDirectory, makeDirectoryInside, TxcriptError, writeFileAtomic } from "@txcript/core";
 import { type Parsed, requireOption, stringOption, type Values } from "../args.js";
-import type { ConversionSource } from "../convert-pipeline.js";
+import { atomicContent, type ConversionSource, type Converted } from "../convert-pipeline.js";
 import {
   detectHarness,
   findHarness,
@@ -79,7 +79,7 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
     read: () => readLocated(located, io),
   });
   const inputFacts = inputJson(input, input.discovered?.id);
-  await writeConverted(io, converted.slices, output, force, settings);
+  await writeConverted(io, converted, output, force, settings);
   await printWarnings(io, converted.warnings(), settings);
   if (settings.json)
     await printResult(io, {
@@ -94,18 +94,20 @@ export async function convertCommand(io: Io, { values, positionals }: Parsed): P
 /** Like writeOutput, for text that comes in slices: stdout, or a file written atomically. */
 async function writeConverted(
   io: Io,
-  slices: Iterable<string>,
+  converted: Converted,
   output: string | undefined,
   force: boolean,
   settings: ReportSettings,
 ): Promise<void> {
   if (output === undefined || output === "-") {
-    for (const slice of slices) await write(io.stdout, slice);
+    // Never with a head last: the streaming path that gives one writes to a file only.
+    if (converted.head !== undefined) throw new Error("a head-last conversion reached stdout");
+    for (const slice of converted.slices) await write(io.stdout, slice);
     return;
   }
   const target = path.resolve(io.cwd, output);
   await makeDirectory(path.dirname(target));
-  await writeFileAtomic(target, slices, { overwrite: force });
+  await writeFileAtomic(target, atomicContent(converted), { overwrite: force });
   await note(io, settings, `wrote ${output}`);
 }
 
@@ -219,7 +221,10 @@ async function convertDirectory(
       const target = path.join(outRoot, outputName(relative, to));
       // Never through a symbolic link someone left in the output tree.
       await makeDirectoryInside(outRoot, path.dirname(target));
-      await writeFileAtomic(target, converted.slices, { overwrite: options.force, root: outRoot });
+      await writeFileAtomic(target, atomicContent(converted), {
+        overwrite: options.force,
+        root: outRoot,
+      });
       const warnings = converted.warnings();
       outputs.push({
         harness: to.id,
