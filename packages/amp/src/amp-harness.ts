@@ -7,7 +7,7 @@ import { ampProject } from "./amp-project.js";
 import type { AmpThread } from "./amp-schema.js";
 import { AmpStore } from "./amp-store.js";
 import { ampReadStream } from "./amp-stream-read.js";
-import { ampWriteStream } from "./amp-stream-write.js";
+import { ampWriteHeadLast, ampWriteStream } from "./amp-stream-write.js";
 
 export const ampHarness: HarnessDefinition<AmpThread> = {
   id: "amp",
@@ -18,6 +18,7 @@ export const ampHarness: HarnessDefinition<AmpThread> = {
   project: ampProject,
   readStream: ampReadStream,
   writeStream: ampWriteStream,
+  writeStreamHeadLast: ampWriteHeadLast,
   environment: [
     ["AMP_THREADS_DIR", "the Amp threads directory (default $XDG_DATA_HOME/amp/threads)"],
     ["XDG_DATA_HOME", "base of the default Amp threads directory (default ~/.local/share)"],

@@ -12,8 +12,17 @@
 // The head and tail are the whole write's own rendering of the document
 // with one placeholder message: the lines before and after it. A thread
 // with no messages is written whole (there is nothing to stream).
+//
+// Written to a file, the replay is not needed: ampWriteHeadLast (core's
+// HeadLastWriter) writes each message as it is read and the tail, and
+// gives the head last, which core's writeFileAtomic puts first. The
+// write's first warnings (the id, Meta.model, the subagents) need facts
+// about all the messages, and the whole write gives them before the
+// messages' own, so those wait, folded by kind (a WarningCollector: memory
+// grows with the kinds of loss, not with the messages), until the end.
 import {
   type CodecOptions,
+  type HeadLast,
   type Json,
   type Message,
   type StreamInput,
@@ -21,6 +30,7 @@ import {
   stringifyJson,
   TxcriptError,
   type Warning,
+  WarningCollector,
 } from "@txcript/core";
 import { harness, serializeAmpThread } from "./amp-schema.js";
 import {
@@ -108,4 +118,58 @@ export function* ampWriteStream(input: StreamInput, options: CodecOptions): Gene
   for (const warning of later) writeOptions.onWarning?.(warning);
   const tail = render();
   yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
+}
+
+/**
+ * The Amp thread text for a stream of parts with its head last (core's HeadLastWriter): each
+ * message as it is read and the tail, then `head()`, the document before the messages (the
+ * whole document when there are none). `head()` + `rest` is serializeAmpThread(commonToAmp(t)),
+ * with its warnings in its order; the parts are read once.
+ */
+export function ampWriteHeadLast(input: StreamInput, options: CodecOptions): HeadLast {
+  const writeOptions = options as AmpWriteOptions;
+  const { meta, rest } = splitMeta(input.parts);
+  // The messages' warnings, held until the write's first warnings can be given.
+  const held = new WarningCollector();
+  const writer = new AmpMessageWriter(meta, { ...writeOptions, onWarning: held.add });
+  const later: Warning[] = [];
+  const env = ampEnvironment(meta, {
+    ...writeOptions,
+    onWarning: (warning) => later.push(warning),
+  });
+  const ahead: AmpLookahead = { firstModel: undefined, messages: 0, subagents: 0 };
+  let id: string | undefined;
+  const document = (thread: string, messages: Json[]) =>
+    serializeAmpThread({
+      document: ampDocument(meta, thread, env, messages, writer.events, ahead.messages),
+      finalNewline: false,
+    });
+  const pieces = function* (): Generator<string> {
+    for (let next = rest.next(); !next.done; next = rest.next()) {
+      const part = next.value;
+      if (part.kind === "subagent") ahead.subagents += 1;
+      if (part.kind !== "message") continue;
+      const message = part.message;
+      if (ahead.firstModel === undefined && message.role === "assistant")
+        ahead.firstModel = message.model;
+      const written = writer.write(message) as unknown as Json;
+      yield `${ahead.messages === 0 ? "" : ","}${indented(written)}`;
+      ahead.messages += 1;
+    }
+    id = startAmpThread(meta, ahead, writeOptions);
+    for (const warning of [...held.warnings, ...later]) writeOptions.onWarning?.(warning);
+    if (ahead.messages === 0) return;
+    const tail = document(id, [placeholder]);
+    yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
+  };
+  return {
+    rest: pieces(),
+    head: () => {
+      // A caller's mistake, not the input's: HeadLast asks for the rest first.
+      if (id === undefined) throw new Error("head() before the rest was written");
+      if (ahead.messages === 0) return document(id, []);
+      const text = document(id, [placeholder]);
+      return text.slice(0, text.indexOf(placeholderLine));
+    },
+  };
 }

@@ -221,6 +221,7 @@ describe("public exports", () => {
         "expectSamePaths",
         "fixtureCommonDocuments",
         "harnessesUnderTest",
+        "headFirst",
         "ignoringOptions",
         "itReadsGeneratedSessions",
         "itWritesGeneratedSessions",

@@ -15,7 +15,6 @@ import {
   type CodecOptions,
   fileLineSource,
   type HeadLastWriter,
-  type StreamWriter,
   streamConvert,
   streamConvertHeadLast,
   type Transcript,
@@ -25,6 +24,7 @@ import {
   countingInput,
   countingLines,
   fixtureCommonDocuments,
+  headFirst,
   itWritesGeneratedSessions,
   longTranscript,
   streamWrite,
@@ -52,19 +52,9 @@ const settings: StreamJsonWriteOptions[] = [
   { dialect: "amp", toolEra: "modern" },
 ];
 
-/** A head-last writer as a StreamWriter, for the law's helpers: the rest (held), then the head first. */
-function inOrder(write: HeadLastWriter): StreamWriter {
-  return function* (input, options) {
-    const written = write(input, options);
-    const rest = [...written.rest];
-    yield written.head();
-    yield* rest;
-  };
-}
-
 function sameWrite(transcript: Transcript, write: HeadLastWriter): boolean {
   return settings.every((options) => {
-    const streamed = streamWrite(inOrder(write), transcript, options as CodecOptions);
+    const streamed = streamWrite(headFirst(write), transcript, options as CodecOptions);
     const whole = wholeWrite(streamJsonHarness, transcript, options as CodecOptions);
     return JSON.stringify(streamed) === JSON.stringify(whole);
   });
@@ -74,7 +64,7 @@ function expectSameWrite(transcript: Transcript): void {
   for (const options of settings)
     expect({
       options,
-      ...streamWrite(inOrder(streamJsonWriteHeadLast), transcript, options as CodecOptions),
+      ...streamWrite(headFirst(streamJsonWriteHeadLast), transcript, options as CodecOptions),
     }).toEqual({
       options,
       ...wholeWrite(streamJsonHarness, transcript, options as CodecOptions),

@@ -32,6 +32,7 @@ export {
   expectSameInSlices,
   expectSamePaths,
   fixtureCommonDocuments,
+  headFirst,
   ignoringOptions,
   itReadsGeneratedSessions,
   itWritesGeneratedSessions,

@@ -17,6 +17,7 @@ import type { AnyHarness, CodecOptions } from "../harness.js";
 import type { Transcript } from "../model.js";
 import {
   collectTranscript,
+  type HeadLastWriter,
   isUserToolCall,
   type StreamInput,
   type StreamPart,
@@ -281,6 +282,19 @@ export function countingLines(lines: () => Iterable<string>): {
     pass: () => passes.at(-1) ?? 0,
     total: () => total,
     passes: () => [...passes],
+  };
+}
+
+/**
+ * A HeadLastWriter as a StreamWriter, for the writer law's helpers: its rest (held, as only a
+ * test may), then its head first. The law for a head-last writer is the law for this.
+ */
+export function headFirst(write: HeadLastWriter): StreamWriter {
+  return function* (input, options) {
+    const written = write(input, options);
+    const rest = [...written.rest];
+    yield written.head();
+    yield* rest;
   };
 }
 
