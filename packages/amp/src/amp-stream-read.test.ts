@@ -23,11 +23,11 @@ import {
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   countingLines,
+  expectReplayReusesPassOne,
   expectSameInSlices,
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
-  replayRuns,
   sameRead as sameReadOf,
   scratchDirectory,
   streamPaths,
@@ -302,12 +302,6 @@ describe("amp streaming reader: pass one's findings", () => {
 
   it("a replay in one conversion reuses pass one: three walks, the same parts (control: four without the memo)", () => {
     const text = thread(prompt, answer("m-1"), userCall, answer("m-2"));
-    const lineCount = text.split("\n").length;
-    const alone = JSON.stringify([...ampReadStream(() => textLines(text), {})]);
-    const { kept, unkept } = replayRuns(ampReadStream, text);
-    expect(kept.text).toBe(`${alone}\n${alone}`);
-    expect(kept.passes).toEqual([lineCount, lineCount, lineCount]);
-    expect(unkept.text).toBe(kept.text);
-    expect(unkept.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
+    expectReplayReusesPassOne(ampReadStream, text);
   });
 });

@@ -217,6 +217,7 @@ describe("public exports", () => {
         "describeWriterControls",
         "droppingSubagents",
         "expectOrderRefused",
+        "expectReplayReusesPassOne",
         "expectSameInSlices",
         "expectSamePaths",
         "fixtureCommonDocuments",

@@ -13,11 +13,11 @@ import { type AnyHarness, commonHarness, type StreamReader, textLines } from "@t
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import {
   countingLines,
+  expectReplayReusesPassOne,
   expectSameInSlices,
   expectSamePaths,
   itReadsGeneratedSessions,
   lawParameters,
-  replayRuns,
   sameRead,
   scratchDirectory,
   streamPaths,
@@ -173,13 +173,7 @@ describe("opencode streaming reader: memory", () => {
   it("a replay in one conversion reuses pass one: three walks, the same parts (control: four without the memo)", () => {
     const messages = Array.from({ length: 5 }, (_, index) => user(`msg_${index}`, `q ${index}`));
     const text = JSON.stringify({ info, messages }, null, 2);
-    const lineCount = text.split("\n").length;
-    const alone = JSON.stringify([...opencodeReadStream(() => textLines(text), {})]);
-    const { kept, unkept } = replayRuns(opencodeReadStream, text);
-    expect(kept.text).toBe(`${alone}\n${alone}`);
-    expect(kept.passes).toEqual([lineCount, lineCount, lineCount]);
-    expect(unkept.text).toBe(kept.text);
-    expect(unkept.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
+    expectReplayReusesPassOne(opencodeReadStream, text);
   });
 });
 

@@ -7,29 +7,40 @@
 // Memory: after its one silent replay (the init line needs the tools and
 // the uuid count of the body) it writes each message's line before reading
 // the messages after it. A replay that differs from the stream is refused.
-// Controls: broken writers the law catches.
+// The same law holds the writer that gives its init line last
+// (streamJsonWriteHeadLast; core testing's headFirst puts it first), which
+// never replays; the captures converted by it into a file with core's
+// writeFileAtomic are the replaying writer's bytes, read twice, not three
+// times. Controls: broken writers the law catches.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   type CodecOptions,
+  fileLineSource,
   type StreamWriter,
+  streamConvert,
+  streamConvertHeadLast,
   type Transcript,
   TxcriptError,
   transcriptParts,
+  writeFileAtomic,
 } from "@txcript/core";
 import {
   collectingWriter,
   countingInput,
+  countingLines,
   describeWriterControls,
   noFinalNewline as dropsFinalNewline,
   droppingSubagents as dropsSubagents,
   expectOrderRefused,
   expectSamePaths as expectSamePathsOf,
   fixtureCommonDocuments,
+  headFirst,
   ignoringOptions,
   itWritesGeneratedSessions,
   longTranscript,
   sameWrite as sameWriteOf,
+  scratchDirectory,
   streamWrite,
   wholeWrite,
 } from "@txcript/core/testing";
@@ -43,7 +54,10 @@ import {
 } from "./fixtures-support.js";
 import { streamJsonCodec } from "./stream-json-codec.js";
 import { streamJsonHarness } from "./stream-json-harness.js";
-import { streamJsonWriteStream } from "./stream-json-stream-write.js";
+import { streamJsonReadStream } from "./stream-json-stream.js";
+import { streamJsonWriteHeadLast, streamJsonWriteStream } from "./stream-json-stream-write.js";
+
+const scratch = scratchDirectory("txcript-stream-json-write-");
 
 /** The writer settings the law runs under: both dialects, and Amp's modern tool era. */
 const settings: StreamJsonWriteOptions[] = [
@@ -59,11 +73,14 @@ function sameWrite(transcript: Transcript, writer: StreamWriter = streamJsonWrit
   );
 }
 
-function expectSameWrite(transcript: Transcript): void {
+function expectSameWrite(
+  transcript: Transcript,
+  writer: StreamWriter = streamJsonWriteStream,
+): void {
   for (const options of settings)
     expect({
       options,
-      ...streamWrite(streamJsonWriteStream, transcript, options as CodecOptions),
+      ...streamWrite(writer, transcript, options as CodecOptions),
     }).toEqual({
       options,
       ...wholeWrite(streamJsonHarness, transcript, options as CodecOptions),
@@ -110,19 +127,74 @@ const collecting = collectingWriter(streamJsonHarness);
 /** Drops the final newline. */
 const noFinalNewline = dropsFinalNewline(streamJsonWriteStream);
 
+/** Both streaming writers: the one that replays, and the head-last one (its rest, then its head first). */
+const writers: [string, StreamWriter][] = [
+  ["streamJsonWriteStream", streamJsonWriteStream],
+  ["streamJsonWriteHeadLast", headFirst(streamJsonWriteHeadLast)],
+];
+
+/**
+ * Two subagents of main calls, the second's messages holding the first's call too: only the
+ * nesting check's main calls keep the first at the top (without them it reads back nested, a
+ * warning the whole write does not give).
+ */
+function twoSubagents(): Transcript {
+  const base = longTranscript(2);
+  const timestamp = base.meta.timestamp;
+  const call = (id: string) => ({
+    type: "tool_use" as const,
+    id,
+    tool: { name: "Raw" as const, toolName: "Task", input: { prompt: id } },
+  });
+  const text = (value: string) => [{ type: "text" as const, text: value }];
+  return {
+    ...base,
+    messages: [
+      ...base.messages,
+      { role: "assistant", content: [call("toolu_a"), call("toolu_b")], timestamp },
+    ],
+    subagents: [
+      {
+        id: "toolu_a",
+        toolUseId: "toolu_a",
+        messages: [{ role: "user", content: text("a"), timestamp }],
+      },
+      {
+        id: "toolu_b",
+        toolUseId: "toolu_b",
+        messages: [
+          { role: "user", content: text("b"), timestamp },
+          { role: "assistant", content: [call("toolu_a")], timestamp },
+        ],
+      },
+    ],
+  };
+}
+
+for (const [label, writer] of writers)
+  describe(`stream-json streaming writer (${label}): the law`, () => {
+    itWritesGeneratedSessions((transcript) => expectSameWrite(transcript, writer), {
+      commonDocuments: { files: commonFixtures, atLeast: 10 },
+    });
+
+    it("an empty subagent list is no subagents, on both paths", () => {
+      const transcript = { ...longTranscript(2), subagents: [] };
+      expectSameWrite(transcript, writer);
+      expect(
+        wholeWrite(streamJsonHarness, transcript, { dialect: "amp" } as CodecOptions).warnings,
+      ).toEqual([]);
+    });
+
+    it("a subagent whose call another subagent holds too: the same (the nesting check sees the main calls)", () => {
+      expectSameWrite(twoSubagents(), writer);
+    });
+
+    it("an input whose parts are out of order is refused as the whole path refuses it", () => {
+      expectOrderRefused(writer);
+    });
+  });
+
 describe("stream-json streaming writer: the law", () => {
-  itWritesGeneratedSessions(expectSameWrite, {
-    commonDocuments: { files: commonFixtures, atLeast: 10 },
-  });
-
-  it("an empty subagent list is no subagents, on both paths", () => {
-    const transcript = { ...longTranscript(2), subagents: [] };
-    expectSameWrite(transcript);
-    expect(
-      wholeWrite(streamJsonHarness, transcript, { dialect: "amp" } as CodecOptions).warnings,
-    ).toEqual([]);
-  });
-
   it("the stream-json fixtures and real captures, read whole and line by line: the same", () => {
     expect(captures.length).toBeGreaterThanOrEqual(4 + realCount);
     for (const file of captures) expectSamePaths(readFileSync(file, "utf8"));
@@ -136,8 +208,35 @@ describe("stream-json streaming writer: the law", () => {
   );
   if (realCount === 0) console.warn("SKIPPED real stream-json captures: ../shared/real is absent");
 
-  it("an input whose parts are out of order is refused as the whole path refuses it", () => {
-    expectOrderRefused(streamJsonWriteStream);
+  it("the captures read line by line into a file, the init line written last: the replaying writer's bytes and warnings, two reads", async () => {
+    for (const [index, file] of captures.entries()) {
+      const lines = fileLineSource(file);
+      const read = { ...fixtureReadOptions } as CodecOptions;
+      for (const [at, write] of (settings as CodecOptions[]).entries()) {
+        const replaying = streamConvert(lines, streamJsonReadStream, streamJsonWriteStream, {
+          read,
+          write,
+        });
+        const expected = [...replaying.chunks].join("");
+        const counted = countingLines(() => lines());
+        const headLast = streamConvertHeadLast(
+          counted.source,
+          streamJsonReadStream,
+          streamJsonWriteHeadLast,
+          { read, write },
+        );
+        const target = path.join(scratch, `${index}-${at}.jsonl`);
+        await writeFileAtomic(target, headLast);
+        expect({ file, write, text: readFileSync(target, "utf8") }).toEqual({
+          file,
+          write,
+          text: expected,
+        });
+        expect(headLast.warnings()).toEqual(replaying.warnings());
+        // The reader's two passes, no replay's (the replaying writer's conversion: three).
+        expect(counted.passes()).toHaveLength(2);
+      }
+    }
   });
 
   it("a replay that differs from the stream (the input changed) is refused, not written wrong", () => {
@@ -194,6 +293,24 @@ describe("stream-json streaming writer: memory", () => {
     }
   });
 
+  it("with its init line last: never replays, and writes each message's line having read only the messages up to it", () => {
+    for (const dialect of ["claude", "amp"] as const) {
+      const { input, read, replays } = countingInput(longTranscript(2000));
+      const written = streamJsonWriteHeadLast(input, { dialect } as CodecOptions);
+      const iterator = written.rest[Symbol.iterator]();
+      for (let line = 1; line <= 100; line += 1) {
+        iterator.next();
+        expect(read()).toBeLessThanOrEqual(line);
+      }
+      for (let next = iterator.next(); !next.done; next = iterator.next());
+      expect(written.head()).toMatch(/^\{"type":"system","subtype":"init"/);
+      expect(replays()).toBe(0);
+    }
+    // Asked for before the rest is written, the head is refused.
+    const { input } = countingInput(longTranscript(2));
+    expect(() => streamJsonWriteHeadLast(input, {}).head()).toThrow(/before the rest/);
+  });
+
   it("control: a writer that holds the whole transcript first fails it", () => {
     const { input, read } = countingInput(longTranscript(2000));
     collecting(input, {})[Symbol.iterator]().next();
@@ -212,4 +329,16 @@ describeWriterControls({
     ["ignores the dialect", ignoringDialect],
   ],
   same: sameWrite,
+});
+
+/** The head-last writer with another uuid on its init line, as if it took its serial before the body's. */
+const serialFirst: StreamWriter = function* (input, options) {
+  const [init, ...rest] = [...headFirst(streamJsonWriteHeadLast)(input, options)];
+  yield (init as string).replace(/"uuid":"[^"]*"/, '"uuid":"00000000-0000-4000-8000-000000000000"');
+  yield* rest;
+};
+
+it("control: the head-last writer's init line with another serial's uuid fails the law", () => {
+  expect(sameWrite(longTranscript(3), headFirst(streamJsonWriteHeadLast))).toBe(true);
+  expect(sameWrite(longTranscript(3), serialFirst)).toBe(false);
 });

@@ -29,6 +29,7 @@ export {
   describeWriterControls,
   droppingSubagents,
   expectOrderRefused,
+  expectReplayReusesPassOne,
   expectSameInSlices,
   expectSamePaths,
   fixtureCommonDocuments,

@@ -331,6 +331,22 @@ export function replayRuns(
   return { kept: run(reader), unkept: run(unkept) };
 }
 
+/**
+ * For a reader that walks its input twice (pass one, then the pass that hands out the
+ * messages) and keeps pass one with scanOnce: in one conversion, the parts and a replay take
+ * three walks of `text`'s lines and give the parts it gives alone, twice; the control without
+ * the conversion's memo takes four and gives the same.
+ */
+export function expectReplayReusesPassOne(reader: StreamReader, text: string): void {
+  const lineCount = text.split("\n").length;
+  const alone = JSON.stringify([...reader(() => textLines(text), {})]);
+  const { kept, unkept } = replayRuns(reader, text);
+  expect(kept.text).toBe(`${alone}\n${alone}`);
+  expect(kept.passes).toEqual([lineCount, lineCount, lineCount]);
+  expect(unkept.text).toBe(kept.text);
+  expect(unkept.passes).toEqual([lineCount, lineCount, lineCount, lineCount]);
+}
+
 /** `length` messages, user and assistant in turn, each one line of text. */
 export function longTranscript(length: number): Transcript {
   const timestamp = "2026-01-01T00:00:00.000Z";
