@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Transcript, Warning } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ampCodec } from "./amp-codec.js";
@@ -62,14 +63,14 @@ describe("findInexactNumbers", () => {
         expect(longDigitRun.test(text)).toBe(true);
         expect(mayHoldLongDigitRun(text)).toBe(true);
       }),
-      { numRuns: 5_000 },
+      lawParameters(5_000),
     );
     fc.assert(
       fc.property(around, (characters) => {
         const text = characters.join("");
         if (longDigitRun.test(text)) expect(mayHoldLongDigitRun(text)).toBe(true);
       }),
-      { numRuns: 5_000 },
+      lawParameters(5_000),
     );
     expect(mayHoldLongDigitRun("x".repeat(40))).toBe(false);
     expect(mayHoldLongDigitRun(`${"x".repeat(7)}1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6`)).toBe(true);

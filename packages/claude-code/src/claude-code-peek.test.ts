@@ -5,11 +5,13 @@
 // line that has them; the title is the last custom title, else the last
 // summary whose leaf is a uuid of the file, else the last AI title, else the
 // first prompt that is not meta and does not start with "<").
+
 import { existsSync, promises as fs, readdirSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Discovered } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claudeCodeCodec } from "./claude-code-codec.js";
@@ -153,7 +155,7 @@ describe("peekClaudeCodeSession", () => {
       fc.property(text, text, (head, tail) => {
         expect(peekClaudeCodeSession([head, tail])).toEqual(reference([head, tail]));
       }),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
 

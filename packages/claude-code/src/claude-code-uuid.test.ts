@@ -1,4 +1,5 @@
 import { uuidV5 } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claudeCodeNamespace } from "./claude-code-paths.js";
@@ -15,7 +16,7 @@ describe("claudeUuid", () => {
           expect(claudeUuidHex(name)).toBe(expected.replaceAll("-", ""));
         },
       ),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
 

@@ -5,6 +5,7 @@
 // docs/security.md ("What txcript starts") and the real-program checks in
 // packages/gemini-cli/src/gemini-cli-resume-argv.test.ts and
 // packages/pi/src/pi-resume-argv.test.ts.
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { harnessList, loadRegistry } from "./harnesses.js";
@@ -66,7 +67,7 @@ describe("resume commands never pass an id as an option", () => {
           const argv = harness.resumeCommand?.(id) ?? [];
           expect(idAsValue(harness.id, argv, id)).toBeDefined();
         }),
-        { numRuns: 200 },
+        lawParameters(200),
       );
     });
   }

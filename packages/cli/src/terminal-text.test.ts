@@ -1,5 +1,6 @@
 // terminalSafe: no character a terminal acts on survives, for any string; the
 // rest of the text is left as it was; the JSON form parses to the same value.
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { terminalSafe, terminalSafeDeep, terminalSafeJson } from "./terminal-text.js";
@@ -47,7 +48,7 @@ describe("terminalSafe", () => {
       fc.property(hostile, (text) => {
         expect(unsafeIn(terminalSafe(text))).toEqual([]);
       }),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
   it("changes nothing in a string without them (but a CRLF line end, which becomes LF)", () => {
@@ -58,7 +59,7 @@ describe("terminalSafe", () => {
           .join("");
         expect(terminalSafe(clean)).toBe(clean);
       }),
-      { numRuns: 1000 },
+      lawParameters(1000),
     );
   });
   it("shows each one as a visible mark", () => {
@@ -84,7 +85,7 @@ describe("terminalSafeJson", () => {
         expect(unsafeIn(json.replaceAll("\n", ""))).toEqual([]);
         expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(document)));
       }),
-      { numRuns: 1000 },
+      lawParameters(1000),
     );
   });
 });

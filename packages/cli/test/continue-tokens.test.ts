@@ -1,6 +1,7 @@
 // The token counter of `continue --budget` into Codex (context-budget.ts):
 // its own walk over gpt-tokenizer's o200k_base tables must count exactly
 // what the package's countTokens counts, for any text.
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import encoding, { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
@@ -54,7 +55,7 @@ describe("o200kSliceCounter", () => {
       fc.property(texts, (text) => {
         expect(fast(text)).toBe(reference(text));
       }),
-      { numRuns: 3000 },
+      lawParameters(3000),
     );
   });
 
@@ -100,7 +101,7 @@ describe("o200kSliceCounter", () => {
           expect(count(text)).toBe(expected);
         },
       ),
-      { numRuns: 200 },
+      lawParameters(200),
     );
   });
 
@@ -124,7 +125,7 @@ describe("o200kSliceCounter", () => {
           expect(count(cut)).toBe(sliced(cut));
         }
       }),
-      { numRuns: 200 },
+      lawParameters(200),
     );
   });
 });

@@ -5,11 +5,13 @@
 // docs/formats/copilot-cli.md: id and cwd from the first session.start, the
 // title from the last session.title_changed, else the first line of the
 // first user.message.
+
 import { promises as fs, readdirSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Discovered, JsonObject } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { copilotCliCodec } from "./copilot-cli-codec.js";
@@ -142,7 +144,7 @@ describe("the Copilot CLI listing's peek against a full parse", () => {
         fc.pre(Buffer.byteLength(text) <= headBytes);
         expect(entryOf(await listOne(text))).toEqual(fullParseAnswer(text));
       }),
-      { numRuns: 80 },
+      lawParameters(80),
     );
   });
 

@@ -6,6 +6,7 @@ import { commonCodec } from "./common-codec.js";
 import { convert, toTranscript } from "./convert.js";
 import { TxcriptError } from "./errors.js";
 import type { Transcript } from "./model.js";
+import { lawParameters } from "./testing/index.js";
 
 const sample: Transcript = {
   meta: { id: "x", timestamp: "2026-01-01T00:00:00.000Z" },
@@ -68,7 +69,7 @@ describe("convert", () => {
               ],
         );
       }),
-      { numRuns: 200 },
+      lawParameters(200),
     );
   });
   it("names the input file on errors from either leg", () => {

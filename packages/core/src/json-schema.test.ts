@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commonCodec } from "./common-codec.js";
 import { commonJsonSchema } from "./json-schema.js";
+import { lawParameters } from "./testing/index.js";
 
 const checkedIn = new URL("../../../docs/schema/common-v2.schema.json", import.meta.url);
 
@@ -23,7 +24,7 @@ describe("docs/schema/common-v2.schema.json", () => {
         const document = JSON.parse(commonCodec.serialize(commonCodec.fromCommon(transcript)));
         expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
       }),
-      { numRuns: 300 },
+      lawParameters(300),
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonEqual, lineAndColumn, parseJson, parseJsonObject, stringifyJson } from "./json.js";
-import { txcriptErrorOf } from "./testing/index.js";
+import { lawParameters, txcriptErrorOf } from "./testing/index.js";
 
 describe("parseJson", () => {
   it("reports the line and column of a syntax error", () => {
@@ -119,7 +119,7 @@ describe("jsonErrorOffset", () => {
           expect(jsonErrorOffset(candidate) === -1).toBe(valid);
         }
       }),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
 });

@@ -8,6 +8,7 @@ import { TxcriptError } from "./errors.js";
 import { readHead } from "./files.js";
 import { eventLoopTurns, readFileEnds } from "./session-ends.js";
 import { readTail } from "./session-files.js";
+import { lawParameters } from "./testing/index.js";
 
 let directory: string;
 beforeEach(async () => {
@@ -49,7 +50,7 @@ describe("readFileEnds", () => {
           }
         },
       ),
-      { numRuns: 150 },
+      lawParameters(150),
     );
   });
 

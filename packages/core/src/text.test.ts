@@ -2,6 +2,7 @@ import { transcriptArbitrary } from "@txcript/core/arbitraries";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Transcript } from "./model.js";
+import { lawParameters } from "./testing/index.js";
 import { resolveRange, toText } from "./text.js";
 
 const sample: Transcript = {
@@ -79,9 +80,16 @@ describe("toText", () => {
               expect(text).not.toContain(block.source.data);
           }
         }
-        expect(text.match(/^#\d+ /gm)?.length ?? 0).toBe(transcript.messages.length);
+        // Each message's header, in order, after a blank line: `#N role timestamp`. (Counting
+        // lines that start "#N " would also count a header line whose session id is "#0".)
+        let at = 0;
+        transcript.messages.forEach((message, index) => {
+          const found = text.indexOf(`\n\n#${index + 1} ${message.role} ${message.timestamp}`, at);
+          expect(found).toBeGreaterThanOrEqual(at);
+          at = found + 1;
+        });
       }),
-      { numRuns: 300 },
+      lawParameters(300),
     );
   });
 });

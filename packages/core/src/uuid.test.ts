@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { lawParameters } from "./testing/index.js";
 import { isUuid, uuidV5, uuidV5In } from "./uuid.js";
 
 describe("uuidV5", () => {
@@ -34,7 +35,7 @@ describe("uuidV5In", () => {
           `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,
         );
       }),
-      { numRuns: 1000 },
+      lawParameters(1000),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commonToCrush } from "./common-to-crush.js";
@@ -56,7 +57,7 @@ describe("Crush's unmarshalParts rules", () => {
         for (const parts of allParts(commonToCrush(transcript)))
           expect(() => decodeParts(parts)).not.toThrow();
       }),
-      { numRuns: 200 },
+      lawParameters(200),
     );
   });
 

@@ -1,4 +1,5 @@
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
@@ -25,7 +26,7 @@ describe("geminiCliHarness", () => {
         );
         for (const chunk of chunks) expect(chunk.indexOf("\n")).toBe(chunk.length - 1);
       }),
-      { numRuns: 50 },
+      lawParameters(50),
     );
   });
   it("opens the store at $GEMINI_CLI_HOME/.gemini", () => {

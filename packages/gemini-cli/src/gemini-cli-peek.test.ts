@@ -5,11 +5,13 @@
 // JSONL fixture and the real capture in ../shared/real/gemini. The listing
 // shows the summary, else the first resumable user prompt; its time is
 // lastUpdated; its cwd the first of `directories` (no project registry here).
+
 import { existsSync, promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Discovered, type Json, type JsonObject, timestampMillis } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { geminiCliCodec } from "./gemini-cli-codec.js";
@@ -157,7 +159,7 @@ describe("the Gemini CLI listing's peek against a full parse", () => {
         fc.pre(Buffer.byteLength(text) <= 2 * headBytes);
         expect(entryOf(await listOne(text))).toEqual(fullParseAnswer(text));
       }),
-      { numRuns: 120 },
+      lawParameters(120),
     );
   });
 

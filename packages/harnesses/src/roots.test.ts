@@ -1,5 +1,6 @@
 // The light roots (roots.ts) against the registry's own stores: for every
 // environment, the same harnesses in the same order with the same roots.
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "./index.js";
@@ -58,7 +59,7 @@ describe("storeRoots", () => {
           expect(storeRoots(env)).toEqual(registryRoots(env));
         },
       ),
-      { numRuns: 500 },
+      lawParameters(500),
     );
   });
 });

@@ -2,8 +2,10 @@
 // CLI's form; Kimi CLI's own calls become canonical tools only when they fit
 // exactly; and a Raw call under one of Kimi CLI's names reads back as the
 // law's project says (its own copy of the format page's table).
+
 import type { Json, Tool, Transcript } from "@txcript/core";
 import { jsonArbitrary, jsonObjectArbitrary, typedToolArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { kimiCliCodec } from "./kimi-cli-codec.js";
@@ -50,7 +52,7 @@ describe("Kimi CLI tool dialect", () => {
         const { name, input } = canonicalToKimiTool(tool);
         expect(kimiToolToCanonical(name, input)).toEqual(tool);
       }),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
   it("a Raw call under any of Kimi CLI's names reads back as project says", () => {
@@ -88,7 +90,7 @@ describe("Kimi CLI tool dialect", () => {
         const transcript = oneCall({ name: "Raw", toolName: name, input });
         expect(throughFile(transcript)).toEqual(kimiCliProject(transcript));
       }),
-      { numRuns: 2000 },
+      lawParameters(2000),
     );
   });
   it("reads Kimi CLI's calls as canonical tools only when they fit exactly", () => {

@@ -4,11 +4,13 @@
 // real captures in ../shared/real/pi. The rule the full parse applies is
 // the one docs/formats/pi.md gives for the listing: the latest
 // `session_info` name (a blank one clears it), else the first user text.
+
 import { existsSync, promises as fs, readdirSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Discovered } from "@txcript/core";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PiStore } from "./pi-store.js";
@@ -160,7 +162,7 @@ describe("the pi listing's peek against a full parse", () => {
         fc.pre(Buffer.byteLength(text) <= 2 * headBytes);
         expect(entryOf(await listOne(text))).toEqual(fullParseAnswer(text));
       }),
-      { numRuns: 120 },
+      lawParameters(120),
     );
   });
 

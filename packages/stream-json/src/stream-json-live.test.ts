@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { TxcriptError, type Warning } from "@txcript/core";
 import { transcriptArbitrary } from "@txcript/core/arbitraries";
+import { lawParameters } from "@txcript/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixtureReadOptions, fixturesDirectory } from "./fixtures-support.js";
@@ -64,7 +65,7 @@ describe("readStreamJsonLines(chunks) = parse(whole)", () => {
         const bytes = new TextEncoder().encode(text);
         expect(await collect(chunks(split(bytes, cuts)))).toEqual(wholeLines(text));
       }),
-      { numRuns: 200 },
+      lawParameters(200),
     );
   });
   it("yields the same lines fed one byte at a time", async () => {
@@ -74,7 +75,7 @@ describe("readStreamJsonLines(chunks) = parse(whole)", () => {
         const single = Array.from(bytes, (_, index) => bytes.subarray(index, index + 1));
         expect(await collect(chunks(single))).toEqual(wholeLines(text));
       }),
-      { numRuns: 25 },
+      lawParameters(25),
     );
   });
   it("yields the same lines from string chunks of a Node stream", async () => {
