@@ -46,9 +46,16 @@ import {
 const placeholder = "\u0000txcript-messages";
 const placeholderLine = `\n    ${JSON.stringify(placeholder)}`;
 
-/** One message as it sits in the `messages` array of a 2-space document. */
-function indented(message: Json): string {
-  return `\n    ${stringifyJson(message, 2, harness).replaceAll("\n", "\n    ")}`;
+/** The `index`th message as it sits in the `messages` array of a 2-space document. */
+function messagePiece(index: number, message: Json): string {
+  const text = `\n    ${stringifyJson(message, 2, harness).replaceAll("\n", "\n    ")}`;
+  return index === 0 ? text : `,${text}`;
+}
+
+/** A document rendered with the placeholder message: its text before the messages, and after. */
+function aroundMessages(text: string): [before: string, after: string] {
+  const at = text.indexOf(placeholderLine);
+  return [text.slice(0, at), text.slice(at + placeholderLine.length)];
 }
 
 /** The replay's facts, read without its warnings. */
@@ -103,21 +110,18 @@ export function* ampWriteStream(input: StreamInput, options: CodecOptions): Gene
     });
     return;
   }
-  const head = render();
-  yield head.slice(0, head.indexOf(placeholderLine));
+  yield aroundMessages(render())[0];
   let count = 0;
   for (let next = rest.next(); !next.done; next = rest.next()) {
     const part = next.value;
     if (part.kind !== "message") continue;
     if (count === ahead.messages) throw changed("messages");
-    const written = writer.write(part.message as Message) as unknown as Json;
-    yield `${count === 0 ? "" : ","}${indented(written)}`;
+    yield messagePiece(count, writer.write(part.message as Message) as unknown as Json);
     count += 1;
   }
   if (count !== ahead.messages) throw changed("messages");
   for (const warning of later) writeOptions.onWarning?.(warning);
-  const tail = render();
-  yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
+  yield aroundMessages(render())[1];
 }
 
 /**
@@ -138,12 +142,8 @@ export function ampWriteHeadLast(input: StreamInput, options: CodecOptions): Hea
     onWarning: (warning) => later.push(warning),
   });
   const ahead: AmpLookahead = { firstModel: undefined, messages: 0, subagents: 0 };
-  let id: string | undefined;
-  const document = (thread: string, messages: Json[]) =>
-    serializeAmpThread({
-      document: ampDocument(meta, thread, env, messages, writer.events, ahead.messages),
-      finalNewline: false,
-    });
+  // The text before the messages, rendered once the rest is written (with the ledger they made).
+  let head: string | undefined;
   const pieces = function* (): Generator<string> {
     for (let next = rest.next(); !next.done; next = rest.next()) {
       const part = next.value;
@@ -152,24 +152,30 @@ export function ampWriteHeadLast(input: StreamInput, options: CodecOptions): Hea
       const message = part.message;
       if (ahead.firstModel === undefined && message.role === "assistant")
         ahead.firstModel = message.model;
-      const written = writer.write(message) as unknown as Json;
-      yield `${ahead.messages === 0 ? "" : ","}${indented(written)}`;
+      yield messagePiece(ahead.messages, writer.write(message) as unknown as Json);
       ahead.messages += 1;
     }
-    id = startAmpThread(meta, ahead, writeOptions);
+    const id = startAmpThread(meta, ahead, writeOptions);
     for (const warning of [...held.warnings, ...later]) writeOptions.onWarning?.(warning);
-    if (ahead.messages === 0) return;
-    const tail = document(id, [placeholder]);
-    yield tail.slice(tail.indexOf(placeholderLine) + placeholderLine.length);
+    const document = (messages: Json[]) =>
+      serializeAmpThread({
+        document: ampDocument(meta, id, env, messages, writer.events, ahead.messages),
+        finalNewline: false,
+      });
+    if (ahead.messages === 0) {
+      head = document([]);
+      return;
+    }
+    const [before, after] = aroundMessages(document([placeholder]));
+    head = before;
+    yield after;
   };
   return {
     rest: pieces(),
     head: () => {
       // A caller's mistake, not the input's: HeadLast asks for the rest first.
-      if (id === undefined) throw new Error("head() before the rest was written");
-      if (ahead.messages === 0) return document(id, []);
-      const text = document(id, [placeholder]);
-      return text.slice(0, text.indexOf(placeholderLine));
+      if (head === undefined) throw new Error("head() before the rest was written");
+      return head;
     },
   };
 }
