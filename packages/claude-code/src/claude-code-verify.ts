@@ -9,13 +9,12 @@
 // and the new prompt. A fake key, no retries, no auto-update or other
 // traffic; the child is killed after the timeout and the stub closes with
 // the check.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, ProgramCheckResult, SavedSession } from "@txcript/core";
+import { nodeChildProcess, nodeHttp } from "@txcript/core";
 import { claudeCodeCodec } from "./claude-code-codec.js";
 
 /** One request Claude Code sent to the Messages API stub. */
@@ -51,7 +50,7 @@ export async function resumeCaptured(
   timeoutMs = 60_000,
 ): Promise<{ status: number | null; output: string; requests: CapturedRequest[] }> {
   const requests: CapturedRequest[] = [];
-  const server = http.createServer((request, response) => {
+  const server = nodeHttp().createServer((request, response) => {
     let data = "";
     request.on("data", (chunk) => {
       data += chunk;
@@ -77,7 +76,7 @@ export async function resumeCaptured(
   try {
     const { status, output } = await new Promise<{ status: number | null; output: string }>(
       (resolve) => {
-        const child = spawn(bin, ["-p", `--resume=${sessionId}`, "hi"], {
+        const child = nodeChildProcess().spawn(bin, ["-p", `--resume=${sessionId}`, "hi"], {
           cwd,
           stdio: ["ignore", "pipe", "pipe"],
           env: claudeEnvironment(configDirectory, `http://127.0.0.1:${port}`),

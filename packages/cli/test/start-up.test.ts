@@ -213,7 +213,7 @@ describe("start-up loads only the harnesses a command touches", () => {
   });
 
   it("--help, view and a convert that hashes nothing load no node:crypto (control: a convert into Claude Code, whose ids are hashed, does)", async () => {
-    // core's files.ts and uuid.ts load it on the first hash (node-crypto.ts); a
+    // core's files.ts and uuid.ts load it on the first hash (node-builtins.ts); a
     // temporary file's name is random, not hashed (files.ts temporaryName).
     const plain = path.join(home.root, "plain.jsonl");
     for (const args of [
@@ -232,6 +232,44 @@ describe("start-up loads only the harnesses a command touches", () => {
     expect(convert.result.code, convert.result.stderr).toBe(0);
     await fs.access(output);
     expect(convert.builtins).toContain("node:crypto");
+  });
+
+  it("view and convert load neither node:http nor node:child_process, whatever the harness (control: continue --verify, which starts a stub and a child, loads both)", async () => {
+    // Each program check (`*-verify.ts`) starts a Messages stub or a child;
+    // core's node-builtins.ts requires those modules on first use.
+    const plain = (name: string) => path.join(home.root, name);
+    const runs: string[][] = [
+      ["view", claudeSession],
+      ...["claude_code", "codex", "pi", "gemini_cli", "qwen_code", "copilot_cli", "opencode"].map(
+        (target) => ["convert", ampThread, "--to", target, "-o", plain(`out-${target}`)],
+      ),
+    ];
+    for (const args of runs) {
+      const { result, builtins } = await loading(args);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+      expect(builtins).toContain("node:fs");
+      expect(
+        builtins.filter((name) => name === "node:http" || name === "node:child_process"),
+        args.join(" "),
+      ).toEqual([]);
+    }
+    // The control: a fake `claude` on PATH answers its version and nothing else, so the
+    // check starts its stub (node:http) and the child (node:child_process), then fails.
+    const bin = path.join(home.root, "bin");
+    await fs.mkdir(bin, { recursive: true });
+    await fs.writeFile(
+      path.join(bin, "claude"),
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; fi\nexit 0\n',
+      { mode: 0o755 },
+    );
+    const check = await runWithLoadLog(
+      home,
+      ["continue", ampThread, "--with", "claude_code", "--verify", "--no-resume"],
+      { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` },
+    );
+    expect(check.result.stderr).toContain("2.1.332");
+    expect(check.builtins).toContain("node:http");
+    expect(check.builtins).toContain("node:child_process");
   });
 
   it("a quiet convert into a file never makes the stdout stream (control: view, which prints, does)", async () => {

@@ -2,9 +2,8 @@
 // (CODEX_HOME, else ~/.codex), the dated sessions directory and file name in
 // local time, the UUIDv7 a foreign session id maps to, and the resume
 // command. Pure functions; no file system access.
-import { createHash } from "node:crypto";
 import * as path from "node:path";
-import { isUuid } from "@txcript/core";
+import { isUuid, nodeCrypto } from "@txcript/core";
 
 export { defaultCodexHome } from "./codex-store-root.js";
 
@@ -21,7 +20,7 @@ function hex(value: number, digits: number): string {
 export function codexSessionId(foreignId: string, timestamp: string): string {
   if (isUuid(foreignId)) return foreignId.toLowerCase();
   const ms = Math.max(0, Math.min(Date.parse(timestamp) || 0, 2 ** 48 - 1));
-  const digest = createHash("sha256").update(`session:${foreignId}`, "utf8").digest();
+  const digest = nodeCrypto().createHash("sha256").update(`session:${foreignId}`, "utf8").digest();
   const time = hex(ms, 12);
   const randomA = hex(((digest[0] as number) << 4) | ((digest[1] as number) >> 4), 3);
   const variant = hex(0x8000 | (((digest[2] as number) << 8) & 0x3f00) | (digest[3] as number), 4);

@@ -7,13 +7,12 @@
 // turn it sends carries the thread id as its prompt cache key. Every child
 // runs under a timeout with a fake key; the stub serves a bounded number of
 // requests and closes itself.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, ProgramCheckResult, SavedSession } from "@txcript/core";
+import { nodeChildProcess, nodeHttp } from "@txcript/core";
 
 /** One request Codex sent to the stub, with its JSON body when it had one. */
 export interface StubRequest {
@@ -30,7 +29,7 @@ export interface StubRequest {
  */
 export async function startStub(limit = 2000, lifetimeMs = 600_000) {
   const requests: StubRequest[] = [];
-  const server = http.createServer((request, response) => {
+  const server = nodeHttp().createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -91,7 +90,7 @@ export function runCodex(
   timeoutMs = 30_000,
 ): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, {
+    const child = nodeChildProcess().spawn(bin, args, {
       cwd,
       env: codexEnvironment(home),
       stdio: ["ignore", "pipe", "pipe"],

@@ -8,13 +8,18 @@
 // conversation: every prompt, tool call and tool result of the saved log
 // after its last compaction, and that compaction's summary. Every run has a
 // timeout.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import * as path from "node:path";
-import { isJsonObject, type ProgramCheck, parseJson, type SavedSession } from "@txcript/core";
+import {
+  isJsonObject,
+  nodeChildProcess,
+  nodeHttp,
+  type ProgramCheck,
+  parseJson,
+  type SavedSession,
+} from "@txcript/core";
 import { harness } from "./copilot-cli-schema.js";
 
 export interface ChatStub {
@@ -56,7 +61,7 @@ function completion(body: Record<string, unknown>): [string, string] {
 export async function startChatStub(limit = 8, lifetimeMs = 180_000): Promise<ChatStub> {
   const requests: Record<string, unknown>[] = [];
   let served = 0;
-  const server = http.createServer((request, response) => {
+  const server = nodeHttp().createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -108,7 +113,7 @@ export function runCopilot(
   timeoutMs = 90_000,
 ): Promise<CopilotRun> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, {
+    const child = nodeChildProcess().spawn(bin, args, {
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: {

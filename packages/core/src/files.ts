@@ -4,7 +4,7 @@
 import { constants, promises as fs, type Stats, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { TxcriptError } from "./errors.js";
-import { nodeCrypto } from "./node-crypto.js";
+import { nodeCrypto } from "./node-builtins.js";
 import type { HeadLast } from "./stream.js";
 
 export interface WriteAtomicOptions {

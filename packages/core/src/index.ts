@@ -131,6 +131,7 @@ export {
   Transcript,
   Usage,
 } from "./model.js";
+export { nodeChildProcess, nodeCrypto, nodeHttp } from "./node-builtins.js";
 export type { ConvertedSession, ConvertSessionOptions, SessionSource } from "./pipeline.js";
 export {
   convertSession,

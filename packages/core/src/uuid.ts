@@ -2,8 +2,8 @@
 // packages derive deterministic ids without another dependency. Writers
 // derive one per line, so `uuidV5In(namespace)` keeps the namespace bytes in
 // a reused buffer and hashes in one shot (`crypto.hash`, Node ≥ 20.12).
-// node:crypto is loaded on the first hash (node-crypto.ts).
-import { nodeCrypto } from "./node-crypto.js";
+// node:crypto is loaded on the first hash (node-builtins.ts).
+import { nodeCrypto } from "./node-builtins.js";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

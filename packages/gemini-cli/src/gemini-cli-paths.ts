@@ -3,9 +3,8 @@
 // `tmp/<slug>/chats/` with the slug from projects.json (or, up to 0.28,
 // `tmp/<sha256 of the project root>/`), files `session-<minute>-<id8>.jsonl`.
 // Also the session id rule a writer keeps to and the resume command.
-import { createHash } from "node:crypto";
 import * as path from "node:path";
-import { uuidV5 } from "@txcript/core";
+import { nodeCrypto, uuidV5 } from "@txcript/core";
 
 export { defaultGeminiRoot } from "./gemini-cli-store-root.js";
 
@@ -14,7 +13,7 @@ export const geminiCliNamespace = "5d0c7f3e-4a0b-5b55-9f3c-6e1f2a8b9c41";
 
 /** The project hash Gemini CLI writes (and named directories by up to 0.28): sha256 of the root, hex. */
 export function geminiProjectHash(projectRoot: string): string {
-  return createHash("sha256").update(projectRoot).digest("hex");
+  return nodeCrypto().createHash("sha256").update(projectRoot).digest("hex");
 }
 
 /** A new slug for a project root, before collision suffixes (projectRegistry slugify). */

@@ -6,11 +6,11 @@
 // --list-sessions` must list its id, and `gemini -p continue --resume=<id>
 // -o json --skip-trust` must fail on the connection (after loading it) with
 // our session id in its report. Every run has a timeout.
-import { spawnSync } from "node:child_process";
 import { promises as fs, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, SavedSession } from "@txcript/core";
+import { nodeChildProcess } from "@txcript/core";
 
 /** `$GEMINI_CLI_HOME/.gemini/settings.json` for an offline run: no retries, API-key auth, retention as asked. */
 export function writeSettings(home: string, retention: boolean): void {
@@ -43,7 +43,7 @@ export function runGemini(
   timeoutMs = 90_000,
 ): GeminiRun {
   mkdirSync(tmpdir, { recursive: true });
-  const result = spawnSync(bin, args, {
+  const result = nodeChildProcess().spawnSync(bin, args, {
     cwd,
     encoding: "utf8",
     timeout: timeoutMs,

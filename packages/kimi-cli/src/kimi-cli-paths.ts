@@ -3,15 +3,14 @@
 // work dir's path> (a non-local KAOS prefixes "<kaos>_"), the session
 // directory <session id>/ holding context.jsonl, the session id a foreign id
 // maps to, and the resume command. Pure functions; no file system access.
-import { createHash } from "node:crypto";
-import { isUuid, uuidV5 } from "@txcript/core";
+import { isUuid, nodeCrypto, uuidV5 } from "@txcript/core";
 
 /** Namespace of every UUID this package derives (v5), fixed forever. */
 export const kimiCliNamespace = "0b7f3c52-9d41-5e6a-8f20-4c1d7e9a3b65";
 
 /** The name of a work dir's session directory: the hex MD5 of its path (metadata.py WorkDirMeta.sessions_dir), for the local KAOS. */
 export function kimiWorkDirHash(workDir: string): string {
-  return createHash("md5").update(workDir, "utf8").digest("hex");
+  return nodeCrypto().createHash("md5").update(workDir, "utf8").digest("hex");
 }
 
 /** Names txcript reads as a session directory or a legacy `<id>.jsonl`: one path segment, no dot first. */

@@ -4,9 +4,8 @@
 // Import writes rows without a transaction, so the file is checked against
 // import's schema first; when import fails anyway, the error says exactly
 // which rows of the session it left in the database.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type Environment, readTextFile, TxcriptError } from "@txcript/core";
+import { type Environment, nodeChildProcess, readTextFile, TxcriptError } from "@txcript/core";
 import { importProblems } from "./opencode-importable.js";
 import { opencodeDatabasePath } from "./opencode-paths.js";
 import { harness, parseOpencodeExport } from "./opencode-schema.js";
@@ -44,7 +43,7 @@ function run(
   timeoutMs: number,
 ): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, {
+    const child = nodeChildProcess().spawn(bin, args, {
       cwd,
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],

@@ -6,11 +6,10 @@
 // give back the written messages and parts (compared through Common, the cwd
 // being the directory import ran in). Every child has a hard timeout; the
 // user's own OpenCode data is never touched.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { jsonEqual, type ProgramCheck, type SavedSession } from "@txcript/core";
+import { jsonEqual, nodeChildProcess, type ProgramCheck, type SavedSession } from "@txcript/core";
 import { opencodeCodec } from "./opencode-codec.js";
 
 export interface OpencodeSandbox {
@@ -107,7 +106,11 @@ export async function runOpencodeIn(
   );
   const handle = await fs.open(output, "w");
   const ran = await new Promise<Ran>((resolve) => {
-    const child = spawn(bin, args, { cwd, env: box.env, stdio: ["ignore", handle.fd, "pipe"] });
+    const child = nodeChildProcess().spawn(bin, args, {
+      cwd,
+      env: box.env,
+      stdio: ["ignore", handle.fd, "pipe"],
+    });
     const stdout = "";
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {

@@ -6,11 +6,11 @@
 // opened it when it exits 0, names our session id, gives the messages pi's
 // documented context building makes of the file, and leaves the copy
 // byte-identical. Every run has a timeout.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, SavedSession } from "@txcript/core";
+import { nodeChildProcess } from "@txcript/core";
 
 /** A command for pi's stdin; `until` holds the next one back until pi printed an event of that type. */
 export type RpcCommand = { type: string; until?: string; [key: string]: unknown };
@@ -81,12 +81,16 @@ export function runRpc(
       : { PI_CODING_AGENT_SESSION_DIR: options.sessionDir }),
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["--mode", "rpc", "--session", options.sessionArg], {
-      cwd: options.cwd,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-      timeout: options.timeoutMs ?? 60_000,
-    });
+    const child = nodeChildProcess().spawn(
+      bin,
+      ["--mode", "rpc", "--session", options.sessionArg],
+      {
+        cwd: options.cwd,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+        timeout: options.timeoutMs ?? 60_000,
+      },
+    );
     let stdout = "";
     let stderr = "";
     let pending = "";

@@ -8,13 +8,12 @@
 // request Qwen Code sends carries the saved history: every prompt's text,
 // every tool call (by id) and every tool result (by id, and its text).
 // Every run has a timeout; the saved file itself is never touched.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import * as path from "node:path";
 import type { ProgramCheck, SavedSession } from "@txcript/core";
+import { nodeChildProcess, nodeHttp } from "@txcript/core";
 import { qwenCodeCodec } from "./qwen-code-codec.js";
 
 /** A request the stub received: its path and JSON body. */
@@ -32,7 +31,7 @@ export interface ChatStub {
 /** An OpenAI chat-completions stub on 127.0.0.1 answering "ok" (SSE or JSON); at most `limit` requests, closed after `lifetimeMs`. */
 export async function startChatStub(limit = 8, lifetimeMs = 120_000): Promise<ChatStub> {
   const requests: StubRequest[] = [];
-  const server = http.createServer((request, response) => {
+  const server = nodeHttp().createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -115,7 +114,7 @@ export function runQwen(
   timeoutMs: number,
 ): Promise<QwenRun> {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, {
+    const child = nodeChildProcess().spawn(bin, args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
