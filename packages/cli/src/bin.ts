@@ -6,14 +6,36 @@
 // everything else loads the dispatcher as a separate chunk.
 declare const TXCRIPT_VERSION: string;
 
+/**
+ * Node 22.1 and later keep the compiled code of the modules loaded after
+ * this call in a cache on disk (os.tmpdir()/node-compile-cache, or
+ * NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE turns it off), so later
+ * runs skip compiling the chunks a command loads. Node 20 has no such API
+ * (nor process.getBuiltinModule, 22.3, through which it is reached: the
+ * entry imports nothing statically, build.mjs). `--version` loads nothing
+ * more, so it does not ask.
+ */
+function cacheCompiledCode(): void {
+  const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  try {
+    (
+      getBuiltin?.("node:module") as { enableCompileCache?: () => unknown } | undefined
+    )?.enableCompileCache?.();
+  } catch {
+    // A cache that cannot be made (no writable temporary directory) costs nothing but the time.
+  }
+}
+
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   process.stdout.write(`${TXCRIPT_VERSION}\n`);
 } else if (args[0] === "__search-keeper") {
+  cacheCompiledCode();
   // The search keeper (search-keeper.ts), started in the background by a search.
   const { serveKeeper } = await import("./search-keeper.js");
   process.exit(await serveKeeper(process.env, TXCRIPT_VERSION));
 } else {
+  cacheCompiledCode();
   // `search` is answered by a running search keeper when one is asked for (search-client.ts;
   // off unless TXCRIPT_SEARCH_KEEPER=1, and only then is its socket code, node:net, loaded),
   // else with nothing changed without the registry (search-fast.ts).

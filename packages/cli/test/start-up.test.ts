@@ -333,6 +333,37 @@ Object.defineProperty(process, "stdout", {
     for (const name of harnessPackages) expect(listedNames).toContain(name);
   });
 
+  it("on a Node with a compile cache (22.1 and later), every command but --version turns it on (control: --version)", async () => {
+    // Node 20 has neither process.getBuiltinModule nor module.enableCompileCache: a preload
+    // gives this process both, recording each call. On Node 22 the cache lands in TMPDIR.
+    const calls = path.join(home.root, "compile-cache-calls.txt");
+    const preload = path.join(home.root, "compile-cache.mjs");
+    await fs.writeFile(
+      preload,
+      `import { appendFileSync } from "node:fs";
+const real = process.getBuiltinModule;
+const moduleStub = {
+  enableCompileCache() {
+    appendFileSync(${JSON.stringify(calls)}, "called\\n");
+    return { status: 0 };
+  },
+};
+process.getBuiltinModule = (id) => (id === "node:module" ? moduleStub : real?.(id));
+`,
+    );
+    const run = async (args: string[]) => {
+      await fs.rm(calls, { force: true });
+      const result = await txcript(home, args, {
+        env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      return (await fs.readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean);
+    };
+    expect(await run(["view", ampThread])).toEqual(["called"]);
+    expect(await run(["--help"])).toEqual(["called"]);
+    expect(await run(["--version"])).toEqual([]);
+  });
+
   it("--version loads the bin's entry alone", async () => {
     const { result, files } = await loading(["--version"]);
     expect(result.code).toBe(0);
