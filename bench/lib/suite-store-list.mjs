@@ -10,19 +10,22 @@
 // needs to count a session). Whole-process runs, interleaved after a
 // warm-up; each listing is checked (every session listed) before a figure is
 // reported. Stores that cannot save into a fresh home are named with the
-// reason (lib/search-corpus.mjs `usableStores`).
+// reason (lib/search-corpus.mjs `usableStores`), but OpenCode: its save
+// stages an export for `opencode import`, so its sessions are put into a
+// database as OpenCode keeps them (lib/opencode-database.mjs).
 import { existsSync, promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { generateConversation } from "./conversation.mjs";
 import { interleave, pairedRatio, summarize } from "./measure.mjs";
+import { opencodeDatabase } from "./opencode-database.mjs";
 import { cliBin, repoRoot } from "./packages.mjs";
 import { formatBytes, formatMs } from "./report.mjs";
 import { searchEnvironment, usableStores } from "./search-corpus.mjs";
 import { ampMessageSize, writeAmpThread } from "./writers.mjs";
 
 const group = "list";
-const generatorVersion = 1;
+const generatorVersion = 2;
 const count = 200;
 const sizes = [
   { name: "250k", bytes: 250_000, seed: 71_000 },
@@ -84,6 +87,30 @@ async function ensureHomes(corpus, codecs, harnesses, log) {
       }
       homes[harness.id][size.name] = { home, bytes, count };
     }
+  }
+  // OpenCode's save stages an export for `opencode import`; its sessions go into a database
+  // as OpenCode keeps them instead (lib/opencode-database.mjs).
+  const opencode = harnesses.opencode;
+  if (opencode !== undefined && left.opencode !== undefined) {
+    homes.opencode = {};
+    for (const size of sizes) {
+      log(`store list: ${count} opencode sessions of ~${formatBytes(size.bytes)} into a database`);
+      const home = path.join(root, "opencode", size.name);
+      const database = await opencodeDatabase(searchEnvironment(home).XDG_DATA_HOME);
+      let bytes = 0;
+      for (let index = 0; index < count; index += 1) {
+        const conversation = generateConversation(size.seed + index, size.bytes, ampMessageSize);
+        const transcript = codecs.amp.toCommon(codecs.amp.parse(writeAmpThread(conversation)), {});
+        const native = opencode.codec.fromCommon(
+          { ...transcript, meta: { ...transcript.meta, cwd: path.join(home, "work", "project") } },
+          opencode.writeOptions?.({ from: "amp" }) ?? {},
+        );
+        bytes += database.add(native.document);
+      }
+      database.close();
+      homes.opencode[size.name] = { home, bytes, count };
+    }
+    delete left.opencode;
   }
   const manifest = { wanted, homes, left };
   await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2));
