@@ -61,6 +61,27 @@ function harnessesLoaded(sources: readonly string[]): string[] {
   );
 }
 
+/**
+ * Runs the bin with `source` preloaded (`--import`), which records into `record`: each run
+ * clears the record, checks the exit code and gives what was recorded ("" when nothing).
+ */
+async function preloaded(
+  name: string,
+  source: (record: string) => string,
+): Promise<(args: string[]) => Promise<string>> {
+  const record = path.join(home.root, `${name}.txt`);
+  const preload = path.join(home.root, `${name}.mjs`);
+  await fs.writeFile(preload, source(record));
+  return async (args) => {
+    await fs.rm(record, { force: true });
+    const result = await txcript(home, args, {
+      env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    return fs.readFile(record, "utf8").catch(() => "");
+  };
+}
+
 describe("start-up loads only the harnesses a command touches", () => {
   it("view of an Amp thread loads Amp alone, and every harness's sniff", async () => {
     const { result, sources, files } = await loading(["view", ampThread]);
@@ -277,11 +298,9 @@ describe("start-up loads only the harnesses a command touches", () => {
     // node:net); io.ts processIo makes the streams lazy. A preload wraps the
     // getter and notes the first access (the load hooks of runWithLoadLog
     // load node:net themselves, so the module list cannot tell).
-    const mark = path.join(home.root, "stdout-touched.txt");
-    const trap = path.join(home.root, "trap.mjs");
-    await fs.writeFile(
-      trap,
-      `import { writeFileSync } from "node:fs";
+    const touched = await preloaded(
+      "stdout-trap",
+      (mark) => `import { writeFileSync } from "node:fs";
 const own = Object.getOwnPropertyDescriptor(process, "stdout");
 Object.defineProperty(process, "stdout", {
   configurable: true,
@@ -293,23 +312,12 @@ Object.defineProperty(process, "stdout", {
 });
 `,
     );
-    const touched = async (args: string[]) => {
-      await fs.rm(mark, { force: true });
-      const result = await txcript(home, args, {
-        env: { NODE_OPTIONS: `--import=${pathToFileURL(trap).href}` },
-      });
-      expect(result.code, result.stderr).toBe(0);
-      return fs.access(mark).then(
-        () => true,
-        () => false,
-      );
-    };
     const output = path.join(home.root, "quiet.jsonl");
     expect(
       await touched(["convert", ampThread, "--to", "stream_json", "-o", output, "--quiet"]),
-    ).toBe(false);
+    ).toBe("");
     await fs.access(output);
-    expect(await touched(["view", ampThread])).toBe(true);
+    expect(await touched(["view", ampThread])).toBe("touched");
   });
 
   it("view and convert load the few files build.mjs's chunk plan makes (control: list loads every harness's)", async () => {
@@ -336,11 +344,9 @@ Object.defineProperty(process, "stdout", {
   it("on a Node with a compile cache (22.1 and later), every command but --version turns it on (control: --version)", async () => {
     // Node 20 has neither process.getBuiltinModule nor module.enableCompileCache: a preload
     // gives this process both, recording each call. On Node 22 the cache lands in TMPDIR.
-    const calls = path.join(home.root, "compile-cache-calls.txt");
-    const preload = path.join(home.root, "compile-cache.mjs");
-    await fs.writeFile(
-      preload,
-      `import { appendFileSync } from "node:fs";
+    const run = await preloaded(
+      "compile-cache",
+      (calls) => `import { appendFileSync } from "node:fs";
 const real = process.getBuiltinModule;
 const moduleStub = {
   enableCompileCache() {
@@ -351,17 +357,9 @@ const moduleStub = {
 process.getBuiltinModule = (id) => (id === "node:module" ? moduleStub : real?.(id));
 `,
     );
-    const run = async (args: string[]) => {
-      await fs.rm(calls, { force: true });
-      const result = await txcript(home, args, {
-        env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
-      });
-      expect(result.code, result.stderr).toBe(0);
-      return (await fs.readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean);
-    };
-    expect(await run(["view", ampThread])).toEqual(["called"]);
-    expect(await run(["--help"])).toEqual(["called"]);
-    expect(await run(["--version"])).toEqual([]);
+    expect(await run(["view", ampThread])).toBe("called\n");
+    expect(await run(["--help"])).toBe("called\n");
+    expect(await run(["--version"])).toBe("");
   });
 
   it("--version loads the bin's entry alone", async () => {
