@@ -3,12 +3,13 @@
 // a manifest; written by streaming-writers.mjs, not the codecs) are
 // converted by the built CLI into both targets, and continued into a
 // scratch store, each under GNU time: the figure is the peak RSS against
-// "< 300 MB". Then `txcript list` over a store holding the big file is timed
+// "≤ 250 MB" (issue 18 set < 300 MB; issue 34 item 2 found margins of
+// 1–14 MB too thin and asks ≤ 250 MB at any size). Then `txcript list` over a store holding the big file is timed
 // against the same store holding a small session of the same harness: a
 // listing that reads heads only costs about the same (target ≤ 1.5×).
 // Issue 19 item 2 (a 1 GB file is indexed in bounded memory): the first
 // `txcript search` over each store, which indexes the big file line by line,
-// under GNU time against the same "< 300 MB".
+// under GNU time against the same "≤ 250 MB".
 import { cpSync, existsSync, promises as fs, linkSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -27,8 +28,8 @@ import { writeResults } from "./results.mjs";
 import { writeClaudeSession, writeCodexRollout } from "./streaming-writers.mjs";
 
 const group = "memory";
-const target = "< 300 MB";
-const limitBytes = 300 * 1e6;
+const target = "≤ 250 MB";
+const limitBytes = 250 * 1e6;
 const manifestVersion = 1;
 
 const inputs = [
@@ -163,7 +164,7 @@ async function rssFigure(name, args, env, cwd, context) {
     unit: "MB",
     single: true,
     target,
-    met: result.bytes < limitBytes,
+    met: result.bytes <= limitBytes,
     context: `peak RSS ${formatBytes(result.bytes)} (GNU time -v, one run, ${(result.ms / 1000).toFixed(0)} s wall)`,
   };
 }
