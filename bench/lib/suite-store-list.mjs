@@ -35,6 +35,18 @@ const perSessionName = (id) => `txcript list --from ${id} per session: ~250 KB ร
 const peerName = "txcript list --from claude_code รท ccusage session --json --offline, same store";
 export const ccusageBin = path.join(repoRoot, "packages", "cli", "node_modules", ".bin", "ccusage");
 
+/** Generated conversation `index` of `size` in `harness`'s native form, its cwd under `home`. */
+function nativeSession(codecs, harness, size, index, home) {
+  const conversation = generateConversation(size.seed + index, size.bytes, ampMessageSize);
+  const ampText = writeAmpThread(conversation);
+  if (harness.id === "amp") return codecs.amp.parse(ampText);
+  const transcript = codecs.amp.toCommon(codecs.amp.parse(ampText), {});
+  return harness.codec.fromCommon(
+    { ...transcript, meta: { ...transcript.meta, cwd: path.join(home, "work", "project") } },
+    harness.writeOptions?.({ from: "amp" }) ?? {},
+  );
+}
+
 /** Each usable store's two homes (`count` sessions each), made once per generator version and reused. */
 async function ensureHomes(corpus, codecs, harnesses, log) {
   const root = path.join(corpus, "store-list");
@@ -69,19 +81,7 @@ async function ensureHomes(corpus, codecs, harnesses, log) {
       const store = harness.store(searchEnvironment(home));
       let bytes = 0;
       for (let index = 0; index < count; index += 1) {
-        const conversation = generateConversation(size.seed + index, size.bytes, ampMessageSize);
-        const ampText = writeAmpThread(conversation);
-        const transcript = codecs.amp.toCommon(codecs.amp.parse(ampText), {});
-        const native =
-          harness.id === "amp"
-            ? codecs.amp.parse(ampText)
-            : harness.codec.fromCommon(
-                {
-                  ...transcript,
-                  meta: { ...transcript.meta, cwd: path.join(home, "work", "project") },
-                },
-                harness.writeOptions?.({ from: "amp" }) ?? {},
-              );
+        const native = nativeSession(codecs, harness, size, index, home);
         const saved = await store.save(native);
         bytes += (await fs.stat(saved.path)).size;
       }
@@ -99,13 +99,7 @@ async function ensureHomes(corpus, codecs, harnesses, log) {
       const database = await opencodeDatabase(searchEnvironment(home).XDG_DATA_HOME);
       let bytes = 0;
       for (let index = 0; index < count; index += 1) {
-        const conversation = generateConversation(size.seed + index, size.bytes, ampMessageSize);
-        const transcript = codecs.amp.toCommon(codecs.amp.parse(writeAmpThread(conversation)), {});
-        const native = opencode.codec.fromCommon(
-          { ...transcript, meta: { ...transcript.meta, cwd: path.join(home, "work", "project") } },
-          opencode.writeOptions?.({ from: "amp" }) ?? {},
-        );
-        bytes += database.add(native.document);
+        bytes += database.add(nativeSession(codecs, opencode, size, index, home).document);
       }
       database.close();
       homes.opencode[size.name] = { home, bytes, count };
